@@ -1,0 +1,292 @@
+/* tabai (多倍): multi-precision integer and modular arithmetic at public-key sizes.
+ *
+ * Conventions (the legend of docs/ARCHITECTURE.md):
+ *   - A number is an array of uint64_t limbs, least significant limb first.
+ *   - Arguments: context first, then outputs, then inputs, the limb count last:
+ *     (ctx, r, a, b) and (r, a, b, n). r result, a b operands, p modulus,
+ *     n limb count, pinv = -p^-1 mod 2^64, rr = R^2 mod p, cy / bw carry / borrow.
+ *   - Everything is constant time (no secret-dependent branch, memory address or
+ *     variable-latency instruction) unless its name ends in `_vartime`. Limb counts,
+ *     exponent bit lengths and moduli of the contexts are public.
+ *   - Functions that take a context return a tabai_status and write nothing to their
+ *     output on error. Raw limb functions follow GMP's mpn conventions (no status).
+ *   - Sizes: 1 <= n <= TABAI_MAX_LIMBS (64 to 8192 bits) for everything with a modulus.
+ */
+#ifndef TABAI_H
+#define TABAI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define TABAI_API
+#else
+#define TABAI_API __attribute__((visibility("default")))
+#endif
+
+#define TABAI_VERSION_MAJOR 0
+#define TABAI_VERSION_MINOR 1
+#define TABAI_VERSION_PATCH 0
+
+/** The largest limb count of a modulus: 128 limbs = 8192 bits. */
+#define TABAI_MAX_LIMBS 128
+
+/** Status codes. TABAI_OK is 0; every error is negative. */
+typedef enum tabai_status {
+    TABAI_OK = 0,
+    TABAI_ERR_NULL = -1,     /**< a required pointer is NULL */
+    TABAI_ERR_SIZE = -2,     /**< a limb count or byte length is 0 or above TABAI_MAX_LIMBS */
+    TABAI_ERR_MODULUS = -3,  /**< modulus not allowed: Montgomery needs odd p >= 3, Ohta p >= 2 */
+    TABAI_ERR_RANGE = -4,    /**< an operand that must be reduced is >= p */
+    TABAI_ERR_NOINV = -5,    /**< the inverse does not exist (operand is 0 mod p or not coprime) */
+    TABAI_ERR_TIER = -6,     /**< the kernel or tier asked for is not available on this CPU */
+    TABAI_ERR_KERNEL = -7,   /**< the kernel asked for does not support this size */
+    TABAI_ERR_ALLOC = -8     /**< a convenience function could not allocate its scratch */
+} tabai_status;
+
+/** A short English text for a status code (static storage, never NULL). */
+TABAI_API const char *tabai_status_str(tabai_status s);
+
+/** Version string "major.minor.patch". */
+TABAI_API const char *tabai_version(void);
+
+/* ------------------------------------------------------------------------------------
+ * CPU features and dispatch tiers.
+ * Tiers, lowest first: generic (portable C), bmi2 (BMI2 + ADX: mulx/adcx/adox),
+ * avx2, avx512 (AVX-512F/VL/BW), ifma (AVX-512 IFMA52). The environment variable
+ * TABAI_CPU (generic, bmi2, avx2, avx512, ifma, native) caps the tier, read once on
+ * first use; never above what the CPU has. An unknown value prints a message to stderr
+ * and uses native.
+ * ------------------------------------------------------------------------------------ */
+typedef enum tabai_tier {
+    TABAI_TIER_GENERIC = 0,
+    TABAI_TIER_BMI2 = 1,
+    TABAI_TIER_AVX2 = 2,
+    TABAI_TIER_AVX512 = 3,
+    TABAI_TIER_IFMA = 4
+} tabai_tier;
+#define TABAI_TIER_COUNT 5
+
+/** CPU feature bits, as returned by tabai_cpu_features(). */
+#define TABAI_CPU_BMI2 (1u << 0)
+#define TABAI_CPU_ADX (1u << 1)
+#define TABAI_CPU_AVX2 (1u << 2)
+#define TABAI_CPU_AVX512F (1u << 3)
+#define TABAI_CPU_AVX512VL (1u << 4)
+#define TABAI_CPU_AVX512BW (1u << 5)
+#define TABAI_CPU_AVX512IFMA (1u << 6)
+#define TABAI_CPU_FMA (1u << 7)
+#define TABAI_CPU_SSE2 (1u << 8)
+
+/** Features the CPU has and the OS has enabled (cpuid + XGETBV), computed once. */
+TABAI_API unsigned tabai_cpu_features(void);
+/** The highest tier the CPU supports. */
+TABAI_API tabai_tier tabai_cpu_native_tier(void);
+/** The tier in use: the native tier capped by TABAI_CPU. */
+TABAI_API tabai_tier tabai_cpu_tier(void);
+/** Name of the tier in use ("generic", "bmi2", ...). */
+TABAI_API const char *tabai_cpu_name(void);
+/** Name of a tier, or NULL if t is out of range. */
+TABAI_API const char *tabai_tier_name(tabai_tier t);
+/** Parse a tier name (also "native"); returns -1 for an unknown name. */
+TABAI_API int tabai_tier_parse(const char *name);
+/** CPU brand string (static storage). */
+TABAI_API const char *tabai_cpu_brand(void);
+/** Cap the tier for the calling process from now on (like TABAI_CPU; never above native).
+ *  Contexts created before keep the kernels they copied.
+ *  Errors: TABAI_ERR_TIER if t is not a valid tier. Not thread safe against concurrent
+ *  context creation. */
+TABAI_API tabai_status tabai_cpu_set_tier(tabai_tier t);
+
+/* ------------------------------------------------------------------------------------
+ * Raw limb arithmetic (GMP mpn style). Any n >= 1; n = 0 writes nothing and returns 0.
+ * Pointers must be valid for the stated number of limbs. Constant time.
+ * ------------------------------------------------------------------------------------ */
+
+/** r[n] = a[n] + b[n]; returns the carry out (0 or 1).
+ *  Aliasing: r may equal a and/or b. */
+TABAI_API uint64_t tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+/** r[n] = a[n] - b[n] mod 2^(64n); returns the borrow out (0 or 1).
+ *  Aliasing: r may equal a and/or b. */
+TABAI_API uint64_t tabai_sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+/** r[2n] = a[n] * b[n] ("mulPre"). Aliasing: r must not overlap a or b; a may equal b. */
+TABAI_API void tabai_mul_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+/** r[2n] = a[n]^2, off-diagonal products once, doubled, plus the diagonal.
+ *  Aliasing: r must not overlap a. */
+TABAI_API void tabai_sqr_n(uint64_t *r, const uint64_t *a, size_t n);
+/** r[an+bn] = a[an] * b[bn], any an, bn >= 1. Aliasing: r must not overlap a or b. */
+TABAI_API void tabai_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, size_t bn);
+/** r[n] = a[n] * b; returns the high limb. Aliasing: r may equal a. */
+TABAI_API uint64_t tabai_mul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+/** r[n] += a[n] * b; returns the high limb. Aliasing: r must not overlap a unless r == a. */
+TABAI_API uint64_t tabai_addmul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+/** Compares a[n] and b[n]: returns -1, 0 or 1. Constant time (the result is public). */
+TABAI_API int tabai_cmp_n(const uint64_t *a, const uint64_t *b, size_t n);
+/** r[n] = cond ? a[n] : b[n], cond in {0, 1} (any non-zero counts as 1), by masks.
+ *  Aliasing: r may equal a and/or b. */
+TABAI_API void tabai_cnd_select_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b,
+                                  size_t n);
+/** If cond != 0: r[n] = a[n] - b[n], else r[n] = a[n]; returns the borrow (0 if !cond).
+ *  By masks, no branch. Aliasing: r may equal a and/or b. */
+TABAI_API uint64_t tabai_cnd_sub_n(uint64_t cond, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                   size_t n);
+
+/** Big-endian bytes to limbs: r[n] = the last 8n bytes of be[len] (zero-extended).
+ *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if len > 8n after leading zero bytes (nothing
+ *  written). */
+TABAI_API tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len);
+/** Limbs to big-endian bytes: be[len] = a[n], len >= 8n or the value fits in len bytes.
+ *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if the value does not fit (nothing written). */
+TABAI_API tabai_status tabai_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n);
+
+/* ------------------------------------------------------------------------------------
+ * Kernel function types (used in the contexts: the hot path is one direct call).
+ * ------------------------------------------------------------------------------------ */
+/** r[n] = a*b*R^-1 mod p with R = 2^(64n); a, b < p in, r < p out. */
+typedef void (*tabai_mont_mul_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                  const uint64_t *p, uint64_t pinv, size_t n);
+/** r[n] = a*a*R^-1 mod p. */
+typedef void (*tabai_mont_sqr_fn)(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
+                                  size_t n);
+/** r[n] = a +- b mod p; a, b < p in, r < p out. */
+typedef void (*tabai_mod_addsub_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                    const uint64_t *p, size_t n);
+
+/* ------------------------------------------------------------------------------------
+ * Montgomery arithmetic, R = 2^(64n), word-serial CIOS (Koc, Acar, Kaliski 1996).
+ * ------------------------------------------------------------------------------------ */
+typedef struct tabai_mont {
+    size_t n;                      /**< limbs of p (top limb non-zero) */
+    uint64_t pinv;                 /**< -p^-1 mod 2^64 */
+    uint64_t p[TABAI_MAX_LIMBS];   /**< the modulus */
+    uint64_t rr[TABAI_MAX_LIMBS];  /**< R^2 mod p */
+    uint64_t one[TABAI_MAX_LIMBS]; /**< R mod p (1 in Montgomery form) */
+    size_t bits;                   /**< bit length of p */
+    tabai_mont_mul_fn mul;         /**< kernel chosen at init for this n and tier */
+    tabai_mont_sqr_fn sqr;
+    tabai_mod_addsub_fn add;
+    tabai_mod_addsub_fn sub;
+    int tier;                      /**< tier the kernels were taken from */
+} tabai_mont;
+
+/** Montgomery context for an odd modulus p[n] (limbs; leading zero limbs are stripped,
+ *  so ctx->n may be smaller than n). Precomputes pinv and R^2 mod p.
+ *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE (n == 0 or n > TABAI_MAX_LIMBS after stripping);
+ *  TABAI_ERR_MODULUS (p even, 0 or 1). Time: variable in p (a modulus is public). */
+TABAI_API tabai_status tabai_mont_init(tabai_mont *ctx, const uint64_t *p, size_t n);
+/** As tabai_mont_init, modulus as big-endian bytes. */
+TABAI_API tabai_status tabai_mont_init_bytes(tabai_mont *ctx, const uint8_t *be, size_t len);
+/** r = a*b*R^-1 mod p: Montgomery product, word-serial CIOS, final subtraction by masks.
+ *  Shapes:   r, a, b: ctx->n limbs.  Requires: a < p, b < p.  Ensures: r < p.
+ *  Aliasing: r may equal a and/or b.
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE; r is not written on error.
+ *  Source:   Koc, Acar, Kaliski, IEEE Micro 16(3), 1996; seed 001. */
+TABAI_API tabai_status tabai_mont_mul(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
+                                      const uint64_t *b);
+/** r = a^2*R^-1 mod p. Same shapes, aliasing and errors as tabai_mont_mul. */
+TABAI_API tabai_status tabai_mont_sqr(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+/** r = a*R mod p (into Montgomery form). Requires a < p. */
+TABAI_API tabai_status tabai_mont_to(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+/** r = a*R^-1 mod p (out of Montgomery form). Requires a < p. */
+TABAI_API tabai_status tabai_mont_from(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+/** r = a + b mod p. Requires a, b < p. Aliasing: any. */
+TABAI_API tabai_status tabai_mont_add(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
+                                      const uint64_t *b);
+/** r = a - b mod p. Requires a, b < p. Aliasing: any. */
+TABAI_API tabai_status tabai_mont_sub(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
+                                      const uint64_t *b);
+/** r = -a mod p. Requires a < p. Aliasing: any. */
+TABAI_API tabai_status tabai_mont_neg(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+
+/* ------------------------------------------------------------------------------------
+ * Ohta modular multiplication (seed 003, Algorithm 3): a Barrett-like reduction with
+ * K = floor(R^2 / p), R = 2^(64n); d from a truncated product H*K (error <= 1, plus <= 1
+ * from truncating K), f = H - d*p < 3p, two subtractions by masks. Any p >= 2, even ones
+ * included. Bounds: docs/bounds/ohta.md.
+ * ------------------------------------------------------------------------------------ */
+typedef struct tabai_ohta {
+    size_t n;                          /**< limbs of p (top limb non-zero) */
+    uint64_t p[TABAI_MAX_LIMBS];       /**< the modulus */
+    uint64_t k[TABAI_MAX_LIMBS + 1];   /**< K = floor(R^2 / p), n+1 limbs */
+    size_t bits;                       /**< bit length of p */
+    int tier;
+} tabai_ohta;
+
+/** Ohta context for p[n] >= 2 (leading zero limbs stripped).
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (p < 2). Time: variable in p. */
+TABAI_API tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n);
+/** As tabai_ohta_init, modulus as big-endian bytes. */
+TABAI_API tabai_status tabai_ohta_init_bytes(tabai_ohta *ctx, const uint8_t *be, size_t len);
+/** r = a*b mod p by Ohta's method (seed 003, Algorithm 3).
+ *  Shapes: r, a, b: ctx->n limbs. Requires: a, b < p. Ensures: r < p.
+ *  Aliasing: r may equal a and/or b. Time: constant.
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE; r is not written on error.
+ *  Source: Zheng, Ohta, Araki (seed 003); Barrett, CRYPTO '86. */
+TABAI_API tabai_status tabai_ohta_mul(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                      const uint64_t *b);
+/** r = a^2 mod p. As tabai_ohta_mul. */
+TABAI_API tabai_status tabai_ohta_sqr(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a);
+/** r = x mod p for a double-length x[2n] < p * 2^(64n) (any x with x < p*R).
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE (x >= p*R). Time: constant. */
+TABAI_API tabai_status tabai_ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_t *x);
+
+/* ------------------------------------------------------------------------------------
+ * Modular exponentiation and inversion.
+ * The exponent e is given as limbs with its bit length ebits (public); all ebits bits
+ * are processed. Scratch: tabai_powmod_scratch_limbs(n, ebits) limbs, any alignment.
+ * ------------------------------------------------------------------------------------ */
+/** Scratch limbs needed by the powmod functions for an n-limb modulus and ebits exponent. */
+TABAI_API size_t tabai_powmod_scratch_limbs(size_t n, size_t ebits);
+/** Window size (bits) the constant-time powmod uses for an ebits-bit exponent. */
+TABAI_API unsigned tabai_powmod_window(size_t ebits);
+
+/** r = b^e mod p: fixed-window exponentiation, Montgomery products; the table is read by
+ *  scanning every entry with masks. b and r in normal form (not Montgomery).
+ *  Shapes: r, b: ctx->n limbs; e: ceil(ebits/64) limbs. Requires b < p.
+ *  Aliasing: r may equal b. ebits == 0 gives 1 mod p.
+ *  Time: constant in b and e for a given ebits.
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE, TABAI_ERR_SIZE (ebits > 64*TABAI_MAX_LIMBS*2).
+ *  Source: HAC 14.82 (left-to-right k-ary); masked table scan as in OpenSSL/BearSSL. */
+TABAI_API tabai_status tabai_mont_powmod(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
+                                         const uint64_t *e, size_t ebits, uint64_t *scratch);
+/** r = b^e mod p, sliding window, for public exponents only: time depends on e. */
+TABAI_API tabai_status tabai_mont_powmod_vartime(const tabai_mont *ctx, uint64_t *r,
+                                                 const uint64_t *b, const uint64_t *e,
+                                                 size_t ebits, uint64_t *scratch);
+/** r = b^e mod p with Ohta products (any p >= 2). As tabai_mont_powmod. */
+TABAI_API tabai_status tabai_ohta_powmod(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
+                                         const uint64_t *e, size_t ebits, uint64_t *scratch);
+/** r = b^e mod p with Ohta products, sliding window, variable time in e. */
+TABAI_API tabai_status tabai_ohta_powmod_vartime(const tabai_ohta *ctx, uint64_t *r,
+                                                 const uint64_t *b, const uint64_t *e,
+                                                 size_t ebits, uint64_t *scratch);
+/** Convenience: r[n] = b[n]^e mod m[n] for any m >= 1 (odd: Montgomery; even: Ohta),
+ *  b any n-limb value (reduced first). Allocates its scratch on the heap.
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m == 0), TABAI_ERR_ALLOC.
+ *  Constant time in
+ *  b and e for a given ebits (m public). */
+TABAI_API tabai_status tabai_powmod(uint64_t *r, const uint64_t *b, const uint64_t *e, size_t ebits,
+                                    const uint64_t *m, size_t n);
+/** As tabai_powmod, sliding window, variable time in e. */
+TABAI_API tabai_status tabai_powmod_vartime(uint64_t *r, const uint64_t *b, const uint64_t *e,
+                                            size_t ebits, const uint64_t *m, size_t n);
+/** r = a^-1 mod p for a prime p, by Fermat: a^(p-2), constant time.
+ *  Requires a < p. Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE, TABAI_ERR_NOINV (a == 0).
+ *  Whether a == 0 is revealed (by the error); nothing else about a.
+ *  The result is only an inverse if p is prime (not checked). Allocates scratch. */
+TABAI_API tabai_status tabai_mont_inv_prime(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+/** r = a^-1 mod m for any m >= 2 by the binary extended Euclidean algorithm.
+ *  Variable time in a and m. Shapes: r, a, m: n limbs. Requires a < m.
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m < 2), TABAI_ERR_RANGE,
+ *  TABAI_ERR_NOINV (gcd(a, m) != 1). */
+TABAI_API tabai_status tabai_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
+                                         size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TABAI_H */

@@ -1,0 +1,127 @@
+/* CPU features (cpuid leaf 1 and 7, XGETBV for OS-enabled ymm/zmm state), the tier in use
+ * and TABAI_CPU. Computed once; a race on first use computes the same value twice. */
+#include <cpuid.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+static const char *const tier_names[TABAI_TIER_COUNT] = {"generic", "bmi2", "avx2", "avx512",
+                                                         "ifma"};
+
+static unsigned detect_features(void) {
+    unsigned a, b, c, d, f = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    if (d & (1u << 26)) f |= TABAI_CPU_SSE2;
+    int osxsave = (c >> 27) & 1, fma = (c >> 12) & 1;
+    uint64_t xcr0 = 0;
+    if (osxsave) {
+        unsigned lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        xcr0 = ((uint64_t)hi << 32) | lo;
+    }
+    int ymm_ok = (xcr0 & 0x6) == 0x6;          /* SSE + AVX state */
+    int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0; /* opmask, ZMM_Hi256, Hi16_ZMM */
+    if (ymm_ok && fma) f |= TABAI_CPU_FMA;
+    if (__get_cpuid_max(0, NULL) >= 7) {
+        __cpuid_count(7, 0, a, b, c, d);
+        if (b & (1u << 8)) f |= TABAI_CPU_BMI2;
+        if (b & (1u << 19)) f |= TABAI_CPU_ADX;
+        if (ymm_ok && (b & (1u << 5))) f |= TABAI_CPU_AVX2;
+        if (zmm_ok && (b & (1u << 16))) f |= TABAI_CPU_AVX512F;
+        if (zmm_ok && (b & (1u << 31))) f |= TABAI_CPU_AVX512VL;
+        if (zmm_ok && (b & (1u << 30))) f |= TABAI_CPU_AVX512BW;
+        if (zmm_ok && (b & (1u << 21))) f |= TABAI_CPU_AVX512IFMA;
+    }
+    return f;
+}
+
+static unsigned features_cache;
+static int features_done;
+
+unsigned tabai_cpu_features(void) {
+    if (!__atomic_load_n(&features_done, __ATOMIC_ACQUIRE)) {
+        unsigned f = detect_features();
+        __atomic_store_n(&features_cache, f, __ATOMIC_RELAXED);
+        __atomic_store_n(&features_done, 1, __ATOMIC_RELEASE);
+    }
+    return __atomic_load_n(&features_cache, __ATOMIC_RELAXED);
+}
+
+tabai_tier tabai_cpu_native_tier(void) {
+    unsigned f = tabai_cpu_features();
+    /* Each tier includes the ones below it: a CPU whose features skip a tier stops there. */
+    if (!((f & TABAI_CPU_BMI2) && (f & TABAI_CPU_ADX))) return TABAI_TIER_GENERIC;
+    if (!(f & TABAI_CPU_AVX2)) return TABAI_TIER_BMI2;
+    unsigned avx512 = TABAI_CPU_AVX512F | TABAI_CPU_AVX512VL | TABAI_CPU_AVX512BW;
+    if ((f & avx512) != avx512) return TABAI_TIER_AVX2;
+    if (!(f & TABAI_CPU_AVX512IFMA)) return TABAI_TIER_AVX512;
+    return TABAI_TIER_IFMA;
+}
+
+const char *tabai_tier_name(tabai_tier t) {
+    if ((int)t < 0 || (int)t >= TABAI_TIER_COUNT) return NULL;
+    return tier_names[t];
+}
+
+int tabai_tier_parse(const char *name) {
+    if (!name) return -1;
+    if (strcmp(name, "native") == 0) return (int)tabai_cpu_native_tier();
+    for (int i = 0; i < TABAI_TIER_COUNT; i++)
+        if (strcmp(name, tier_names[i]) == 0) return i;
+    return -1;
+}
+
+static int tier_cache = -1;
+
+tabai_tier tabai_cpu_tier(void) {
+    int t = __atomic_load_n(&tier_cache, __ATOMIC_ACQUIRE);
+    if (t >= 0) return (tabai_tier)t;
+    tabai_tier native = tabai_cpu_native_tier();
+    t = (int)native;
+    const char *env = getenv("TABAI_CPU");
+    if (env && *env) {
+        int want = tabai_tier_parse(env);
+        if (want < 0)
+            fprintf(stderr,
+                    "tabai: unknown TABAI_CPU value '%s' (expected generic, bmi2, avx2, avx512, "
+                    "ifma or native); using native\n",
+                    env);
+        else if (want < t)
+            t = want;
+    }
+    __atomic_store_n(&tier_cache, t, __ATOMIC_RELEASE);
+    return (tabai_tier)t;
+}
+
+tabai_status tabai_cpu_set_tier(tabai_tier t) {
+    if ((int)t < 0 || (int)t >= TABAI_TIER_COUNT) return TABAI_ERR_TIER;
+    int native = (int)tabai_cpu_native_tier();
+    __atomic_store_n(&tier_cache, (int)t < native ? (int)t : native, __ATOMIC_RELEASE);
+    return TABAI_OK;
+}
+
+const char *tabai_cpu_name(void) { return tier_names[tabai_cpu_tier()]; }
+
+const char *tabai_cpu_brand(void) {
+    static char brand[49];
+    static int done;
+    if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+        unsigned r[12] = {0};
+        char tmp[49] = {0};
+        if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+            for (unsigned i = 0; i < 3; i++)
+                __cpuid(0x80000002u + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+            memcpy(tmp, r, 48);
+        } else {
+            strcpy(tmp, "unknown x86-64");
+        }
+        const char *s = tmp;
+        while (*s == ' ') s++;
+        strncpy(brand, s, 48);
+        brand[48] = 0;
+        __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+    }
+    return brand;
+}

@@ -1,0 +1,91 @@
+/* Limb helpers shared by every layer: add-with-carry, wide multiply, constant-time masks,
+ * value barrier, and the TABAI_VERIFY assertions. Nothing here is exported. */
+#ifndef TABAI_INTERNAL_H
+#define TABAI_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tabai.h"
+
+typedef unsigned __int128 tabai_u128;
+
+#define TABAI_INLINE static inline __attribute__((always_inline))
+
+/* Value barrier: hides x from the optimiser so that mask arithmetic is not turned back
+ * into a branch (the technique of BearSSL / libsecp256k1). */
+TABAI_INLINE uint64_t tabai_vb(uint64_t x) {
+    __asm__("" : "+r"(x));
+    return x;
+}
+
+/* All ones if bit is 1, zero if 0 (bit must be 0 or 1). */
+TABAI_INLINE uint64_t tabai_mask(uint64_t bit) { return (uint64_t)0 - tabai_vb(bit); }
+/* 1 if x != 0 else 0, without a branch. */
+TABAI_INLINE uint64_t tabai_nonzero(uint64_t x) { return (x | (0 - x)) >> 63; }
+/* 1 if x == y else 0. */
+TABAI_INLINE uint64_t tabai_eq(uint64_t x, uint64_t y) { return 1 ^ tabai_nonzero(x ^ y); }
+
+/* r = a + b + cy, returns carry. */
+TABAI_INLINE uint64_t tabai_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t cy) {
+    tabai_u128 t = (tabai_u128)a + b + cy;
+    *r = (uint64_t)t;
+    return (uint64_t)(t >> 64);
+}
+/* r = a - b - bw, returns borrow. */
+TABAI_INLINE uint64_t tabai_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t bw) {
+    tabai_u128 t = (tabai_u128)a - b - bw;
+    *r = (uint64_t)t;
+    return (uint64_t)(t >> 64) & 1;
+}
+/* (hi, lo) = a * b. */
+TABAI_INLINE uint64_t tabai_mulw(uint64_t *lo, uint64_t a, uint64_t b) {
+    tabai_u128 t = (tabai_u128)a * b;
+    *lo = (uint64_t)t;
+    return (uint64_t)(t >> 64);
+}
+
+/* Constant-time select into r: r = cond ? a : b (cond 0 or 1). */
+TABAI_INLINE void tabai_cmov_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b,
+                               size_t n) {
+    uint64_t m = tabai_mask(cond);
+    for (size_t i = 0; i < n; i++) r[i] = (a[i] & m) | (b[i] & ~m);
+}
+
+/* 1 if a[n] < b[n] (constant time), by the borrow of a - b. */
+TABAI_INLINE uint64_t tabai_lt_n(const uint64_t *a, const uint64_t *b, size_t n) {
+    uint64_t bw = 0, t;
+    for (size_t i = 0; i < n; i++) bw = tabai_sbb(&t, a[i], b[i], bw);
+    return bw;
+}
+
+/* Number of significant limbs (variable time: for public values only). */
+TABAI_INLINE size_t tabai_normalized_len_vartime(const uint64_t *a, size_t n) {
+    while (n > 0 && a[n - 1] == 0) n--;
+    return n;
+}
+
+/* Bit length of a[n] (variable time: public values only). */
+TABAI_INLINE size_t tabai_bitlen_vartime(const uint64_t *a, size_t n) {
+    n = tabai_normalized_len_vartime(a, n);
+    if (n == 0) return 0;
+    return 64 * (n - 1) + (size_t)(64 - __builtin_clzll(a[n - 1]));
+}
+
+/* TABAI_VERIFY: documented preconditions asserted inside kernels and contexts. */
+#ifdef TABAI_VERIFY
+#include <stdio.h>
+#include <stdlib.h>
+#define TABAI_VERIFY_CHECK(cond)                                                              \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
+            fprintf(stderr, "tabai VERIFY failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+            abort();                                                                      \
+        }                                                                                 \
+    } while (0)
+#else
+#define TABAI_VERIFY_CHECK(cond) ((void)0)
+#endif
+
+#endif

@@ -1,0 +1,42 @@
+/* Portable C limb kernels, tier "generic": add, sub, mul_1, addmul_1, mul (mulPre), sqr.
+ * Runtime limb count; each op also has fixed-size instances (n = 1..16) compiled from the
+ * same inline body so that the compiler can unroll them (see TABAI_GENERIC_FIXED). */
+#include "limb.h"
+
+uint64_t tabai_add_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    uint64_t cy = 0;
+    for (size_t i = 0; i < n; i++) cy = tabai_adc(&r[i], a[i], b[i], cy);
+    return cy;
+}
+
+uint64_t tabai_sub_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    uint64_t bw = 0;
+    for (size_t i = 0; i < n; i++) bw = tabai_sbb(&r[i], a[i], b[i], bw);
+    return bw;
+}
+
+uint64_t tabai_mul_1_n_generic(uint64_t *r, const uint64_t *a, size_t n, uint64_t b) {
+    return tabai_mul_1_inline(r, a, n, b);
+}
+
+uint64_t tabai_addmul_1_n_generic(uint64_t *r, const uint64_t *a, size_t n, uint64_t b) {
+    return tabai_addmul_1_inline(r, a, n, b);
+}
+
+void tabai_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    tabai_mul_inline(r, a, n, b, n);
+}
+
+void tabai_sqr_n_generic(uint64_t *r, const uint64_t *a, size_t n) { tabai_sqr_inline(r, a, n); }
+
+#define X(N)                                                                                  \
+    void tabai_mul_n##N##_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) { \
+        (void)n;                                                                              \
+        tabai_mul_inline(r, a, N, b, N);                                                      \
+    }                                                                                         \
+    void tabai_sqr_n##N##_generic(uint64_t *r, const uint64_t *a, size_t n) {                 \
+        (void)n;                                                                              \
+        tabai_sqr_inline(r, a, N);                                                            \
+    }
+TABAI_FOR_FIXED(X)
+#undef X

@@ -1,0 +1,44 @@
+/* Byte conversions, status strings, version. */
+#include "../internal.h"
+
+const char *tabai_status_str(tabai_status s) {
+    switch (s) {
+    case TABAI_OK: return "ok";
+    case TABAI_ERR_NULL: return "a required pointer is NULL";
+    case TABAI_ERR_SIZE: return "limb count or length out of range (1..TABAI_MAX_LIMBS limbs)";
+    case TABAI_ERR_MODULUS: return "modulus not allowed (Montgomery: odd p >= 3; Ohta: p >= 2)";
+    case TABAI_ERR_RANGE: return "operand not reduced (must be < p)";
+    case TABAI_ERR_NOINV: return "no inverse exists";
+    case TABAI_ERR_TIER: return "tier or kernel not available on this CPU";
+    case TABAI_ERR_KERNEL: return "kernel does not support this size";
+    case TABAI_ERR_ALLOC: return "out of memory";
+    }
+    return "unknown status";
+}
+
+const char *tabai_version(void) { return "0.1.0"; }
+
+tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len) {
+    if (!r || (!be && len)) return TABAI_ERR_NULL;
+    size_t skip = 0;
+    while (skip < len && be[skip] == 0) skip++;
+    if (len - skip > 8 * n) return TABAI_ERR_SIZE;
+    for (size_t i = 0; i < n; i++) r[i] = 0;
+    for (size_t i = 0; i < len - skip; i++) {
+        size_t pos = len - 1 - i; /* byte i counted from the least significant end */
+        r[i / 8] |= (uint64_t)be[pos] << (8 * (i % 8));
+    }
+    return TABAI_OK;
+}
+
+tabai_status tabai_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n) {
+    if (!be || !a) return TABAI_ERR_NULL;
+    /* the value must fit: every byte at or above len must be zero */
+    for (size_t i = len; i < 8 * n; i++)
+        if ((a[i / 8] >> (8 * (i % 8))) & 0xff) return TABAI_ERR_SIZE;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t v = i < 8 * n ? (uint8_t)(a[i / 8] >> (8 * (i % 8))) : 0;
+        be[len - 1 - i] = v;
+    }
+    return TABAI_OK;
+}

@@ -1,0 +1,250 @@
+/* Modular exponentiation on Montgomery or Ohta products.
+ * Constant time: left-to-right fixed window (HAC 14.82); every window does w squarings
+ * and one multiplication (by 1 for a zero window); the table entry is read by scanning
+ * all 2^w entries with masks (never indexed by a secret).
+ * Variable time: left-to-right sliding window over odd powers (HAC 14.85). */
+#include <stdlib.h>
+
+#include "mod.h"
+
+/* One field: products in its own representation, plus the maps in and out. */
+typedef struct field {
+    size_t n;
+    const void *ctx;
+    void (*mul)(const void *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*sqr)(const void *ctx, uint64_t *r, const uint64_t *a);
+    void (*to)(const void *ctx, uint64_t *r, const uint64_t *a);   /* normal -> field form */
+    void (*from)(const void *ctx, uint64_t *r, const uint64_t *a); /* field form -> normal */
+    const uint64_t *one;                                           /* 1 in field form */
+} field;
+
+static void mont_f_mul(const void *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    const tabai_mont *m = c;
+    m->mul(r, a, b, m->p, m->pinv, m->n);
+}
+static void mont_f_sqr(const void *c, uint64_t *r, const uint64_t *a) {
+    const tabai_mont *m = c;
+    m->sqr(r, a, m->p, m->pinv, m->n);
+}
+static void mont_f_to(const void *c, uint64_t *r, const uint64_t *a) {
+    const tabai_mont *m = c;
+    m->mul(r, a, m->rr, m->p, m->pinv, m->n);
+}
+static void mont_f_from(const void *c, uint64_t *r, const uint64_t *a) {
+    const tabai_mont *m = c;
+    uint64_t one[TABAI_MAX_LIMBS] = {1};
+    m->mul(r, a, one, m->p, m->pinv, m->n);
+}
+static void ohta_f_mul(const void *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    tabai_ohta_mul_unchecked(c, r, a, b);
+}
+static void ohta_f_sqr(const void *c, uint64_t *r, const uint64_t *a) {
+    tabai_ohta_sqr_unchecked(c, r, a);
+}
+static void ohta_f_copy(const void *c, uint64_t *r, const uint64_t *a) {
+    memmove(r, a, ((const tabai_ohta *)c)->n * sizeof(uint64_t));
+}
+
+static const uint64_t ONE_LIMBS[TABAI_MAX_LIMBS] = {1};
+
+static field mont_field(const tabai_mont *m) {
+    field f = {m->n, m, mont_f_mul, mont_f_sqr, mont_f_to, mont_f_from, m->one};
+    return f;
+}
+static field ohta_field(const tabai_ohta *o) {
+    /* 1 < p for p >= 2 */
+    field f = {o->n, o, ohta_f_mul, ohta_f_sqr, ohta_f_copy, ohta_f_copy, ONE_LIMBS};
+    return f;
+}
+
+unsigned tabai_powmod_window(size_t ebits) {
+    if (ebits > 937) return 6;
+    if (ebits > 306) return 5;
+    if (ebits > 89) return 4;
+    if (ebits > 22) return 3;
+    return 1;
+}
+
+size_t tabai_powmod_scratch_limbs(size_t n, size_t ebits) {
+    return (((size_t)1 << tabai_powmod_window(ebits)) + 4) * n;
+}
+
+/* w bits of e starting at bit pos (bits above ebits read as 0); pos is public. */
+static inline uint64_t window_bits(const uint64_t *e, size_t ebits, size_t pos, unsigned w) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < w; i++) {
+        size_t b = pos + i;
+        uint64_t bit = b < ebits ? (e[b / 64] >> (b % 64)) & 1 : 0;
+        v |= bit << i;
+    }
+    return v;
+}
+
+static void powmod_ct(const field *f, uint64_t *r, const uint64_t *b, const uint64_t *e,
+                      size_t ebits, uint64_t *scratch, unsigned w) {
+    const size_t n = f->n, entries = (size_t)1 << w;
+    uint64_t *tab = scratch, *acc = scratch + entries * n, *ent = acc + n, *bf = ent + n;
+    f->to(f->ctx, bf, b);
+    memcpy(tab, f->one, n * sizeof(uint64_t));
+    memcpy(tab + n, bf, n * sizeof(uint64_t));
+    for (size_t i = 2; i < entries; i++) {
+        if (i % 2 == 0) f->sqr(f->ctx, tab + i * n, tab + (i / 2) * n);
+        else f->mul(f->ctx, tab + i * n, tab + (i - 1) * n, bf);
+    }
+    memcpy(acc, f->one, n * sizeof(uint64_t));
+    size_t nwin = (ebits + w - 1) / w;
+    for (size_t win = nwin; win-- > 0;) {
+        if (win != nwin - 1)
+            for (unsigned s = 0; s < w; s++) f->sqr(f->ctx, acc, acc);
+        uint64_t idx = window_bits(e, ebits, win * w, w);
+        for (size_t j = 0; j < n; j++) ent[j] = 0;
+        for (size_t i = 0; i < entries; i++) {
+            uint64_t m = tabai_mask(tabai_eq(i, idx));
+            for (size_t j = 0; j < n; j++) ent[j] |= tab[i * n + j] & m;
+        }
+        f->mul(f->ctx, acc, acc, ent);
+    }
+    f->from(f->ctx, r, acc);
+}
+
+static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const uint64_t *e,
+                           size_t ebits, uint64_t *scratch, unsigned w) {
+    const size_t n = f->n, odd = (size_t)1 << (w - 1);
+    uint64_t *tab = scratch, *acc = scratch + odd * n, *b2 = acc + n;
+    f->to(f->ctx, tab, b);
+    f->sqr(f->ctx, b2, tab);
+    for (size_t i = 1; i < odd; i++) f->mul(f->ctx, tab + i * n, tab + (i - 1) * n, b2);
+    memcpy(acc, f->one, n * sizeof(uint64_t));
+    size_t i = ebits;
+    while (i > 0) {
+        size_t top = i - 1;
+        if (!((e[top / 64] >> (top % 64)) & 1)) {
+            f->sqr(f->ctx, acc, acc);
+            i--;
+            continue;
+        }
+        /* longest window <= w ending in a 1 bit: bits [lo, top] */
+        size_t lo = top + 1 >= w ? top + 1 - w : 0;
+        while (!((e[lo / 64] >> (lo % 64)) & 1)) lo++;
+        size_t len = top - lo + 1;
+        uint64_t v = window_bits(e, ebits, lo, (unsigned)len);
+        for (size_t s = 0; s < len; s++) f->sqr(f->ctx, acc, acc);
+        f->mul(f->ctx, acc, acc, tab + (v >> 1) * n);
+        i = lo;
+    }
+    f->from(f->ctx, r, acc);
+}
+
+#define MAX_EBITS ((size_t)64 * TABAI_MAX_LIMBS * 2)
+
+static tabai_status check_args(const void *ctx, uint64_t *r, const uint64_t *b, const uint64_t *e,
+                               size_t ebits, uint64_t *scratch) {
+    if (!ctx || !r || !b || !scratch || (!e && ebits)) return TABAI_ERR_NULL;
+    if (ebits > MAX_EBITS) return TABAI_ERR_SIZE;
+    return TABAI_OK;
+}
+
+tabai_status tabai_mont_powmod(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
+                               const uint64_t *e, size_t ebits, uint64_t *scratch) {
+    tabai_status s = check_args(ctx, r, b, e, ebits, scratch);
+    if (s) return s;
+    if (!tabai_lt_n(b, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    field f = mont_field(ctx);
+    powmod_ct(&f, r, b, e, ebits, scratch, tabai_powmod_window(ebits));
+    return TABAI_OK;
+}
+
+tabai_status tabai_mont_powmod_vartime(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
+                                       const uint64_t *e, size_t ebits, uint64_t *scratch) {
+    tabai_status s = check_args(ctx, r, b, e, ebits, scratch);
+    if (s) return s;
+    if (!tabai_lt_n(b, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    field f = mont_field(ctx);
+    powmod_vartime(&f, r, b, e, ebits, scratch, tabai_powmod_window(ebits));
+    return TABAI_OK;
+}
+
+tabai_status tabai_ohta_powmod(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
+                               const uint64_t *e, size_t ebits, uint64_t *scratch) {
+    tabai_status s = check_args(ctx, r, b, e, ebits, scratch);
+    if (s) return s;
+    if (!tabai_lt_n(b, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    field f = ohta_field(ctx);
+    powmod_ct(&f, r, b, e, ebits, scratch, tabai_powmod_window(ebits));
+    return TABAI_OK;
+}
+
+tabai_status tabai_ohta_powmod_vartime(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
+                                       const uint64_t *e, size_t ebits, uint64_t *scratch) {
+    tabai_status s = check_args(ctx, r, b, e, ebits, scratch);
+    if (s) return s;
+    if (!tabai_lt_n(b, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    field f = ohta_field(ctx);
+    powmod_vartime(&f, r, b, e, ebits, scratch, tabai_powmod_window(ebits));
+    return TABAI_OK;
+}
+
+/* b mod m for an n-limb b and the Ohta context of m (m has ctx->n <= n limbs). */
+static void reduce_any(const tabai_ohta *o, uint64_t *r, const uint64_t *b, size_t n) {
+    /* Horner over limbs from the top: acc = acc*2^64 + b[i] mod m, with acc < m.
+     * acc*2^64 + b[i] < m*2^64 <= m*R, so one Ohta reduction per limb. */
+    const size_t mn = o->n;
+    uint64_t acc[TABAI_MAX_LIMBS] = {0}, x[2 * TABAI_MAX_LIMBS];
+    for (size_t i = n; i-- > 0;) {
+        for (size_t j = 0; j < 2 * mn; j++) x[j] = 0;
+        x[0] = b[i];
+        for (size_t j = 0; j < mn; j++) x[j + 1] = acc[j];
+        tabai_ohta_reduce(o, acc, x);
+    }
+    memcpy(r, acc, mn * sizeof(uint64_t));
+}
+
+static tabai_status powmod_any(uint64_t *r, const uint64_t *b, const uint64_t *e, size_t ebits,
+                               const uint64_t *m, size_t n, int vartime) {
+    if (!r || !b || !m || (!e && ebits)) return TABAI_ERR_NULL;
+    if (n == 0 || n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
+    if (ebits > MAX_EBITS) return TABAI_ERR_SIZE;
+    size_t mn = tabai_normalized_len_vartime(m, n);
+    if (mn == 0) return TABAI_ERR_MODULUS;
+    if (mn == 1 && m[0] == 1) {
+        for (size_t i = 0; i < n; i++) r[i] = 0;
+        return TABAI_OK;
+    }
+    tabai_ohta *o = malloc(sizeof *o);
+    uint64_t *scratch = malloc(tabai_powmod_scratch_limbs(mn, ebits) * sizeof(uint64_t));
+    tabai_mont *mc = NULL;
+    uint64_t br[TABAI_MAX_LIMBS], out[TABAI_MAX_LIMBS];
+    tabai_status s = TABAI_ERR_ALLOC;
+    if (!o || !scratch) goto done;
+    tabai_ohta_init(o, m, mn);
+    reduce_any(o, br, b, n);
+    field f;
+    if (m[0] & 1) {
+        mc = malloc(sizeof *mc);
+        if (!mc) goto done;
+        tabai_mont_init(mc, m, mn);
+        f = mont_field(mc);
+    } else {
+        f = ohta_field(o);
+    }
+    unsigned w = tabai_powmod_window(ebits);
+    if (vartime) powmod_vartime(&f, out, br, e, ebits, scratch, w);
+    else powmod_ct(&f, out, br, e, ebits, scratch, w);
+    for (size_t i = 0; i < n; i++) r[i] = i < mn ? out[i] : 0;
+    s = TABAI_OK;
+done:
+    free(o);
+    free(mc);
+    free(scratch);
+    return s;
+}
+
+tabai_status tabai_powmod(uint64_t *r, const uint64_t *b, const uint64_t *e, size_t ebits,
+                          const uint64_t *m, size_t n) {
+    return powmod_any(r, b, e, ebits, m, n, 0);
+}
+
+tabai_status tabai_powmod_vartime(uint64_t *r, const uint64_t *b, const uint64_t *e, size_t ebits,
+                                  const uint64_t *m, size_t n) {
+    return powmod_any(r, b, e, ebits, m, n, 1);
+}
