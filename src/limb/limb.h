@@ -68,39 +68,95 @@ TABAI_INLINE void tabai_sqr_inline(uint64_t *r, const uint64_t *a, size_t n) {
     }
 }
 
-/* Montgomery product, CIOS: r[n] = a*b*2^(-64n) mod p, a, b < p in, r < p out.
- * r may alias a or b (the result is written at the end). */
+/* A three-limb column accumulator (acc + c2 * 2^128) for product scanning. */
+typedef struct tabai_acc3 {
+    tabai_u128 lo;
+    uint64_t hi;
+} tabai_acc3;
+
+TABAI_INLINE void tabai_acc3_mac(tabai_acc3 *acc, uint64_t x, uint64_t y) {
+    tabai_u128 pr = (tabai_u128)x * y;
+    acc->hi += (uint64_t)__builtin_add_overflow(acc->lo, pr, &acc->lo);
+}
+/* Emit the low limb and shift the accumulator down by one limb. */
+TABAI_INLINE uint64_t tabai_acc3_shift(tabai_acc3 *acc) {
+    uint64_t out = (uint64_t)acc->lo;
+    acc->lo = (acc->lo >> 64) | ((tabai_u128)acc->hi << 64);
+    acc->hi = 0;
+    return out;
+}
+
+/* Final step of the product-scanning Montgomery kernels: t[n] + top*R < 2p -> r < p. */
+TABAI_INLINE void tabai_mont_final_sub(uint64_t *r, const uint64_t *t, uint64_t top,
+                                       const uint64_t *p, size_t n) {
+    uint64_t d[TABAI_MAX_LIMBS];
+    uint64_t bw = 0;
+    for (size_t j = 0; j < n; j++) bw = tabai_sbb(&d[j], t[j], p[j], bw);
+    uint64_t keep_t = (1 ^ top) & bw; /* t < p exactly when no top limb and a borrow */
+    tabai_cmov_n(r, keep_t, t, d, n);
+}
+
+/* Montgomery product, product scanning with the reduction interleaved per column (FIPS,
+ * Koc-Acar-Kaliski 1996): column k sums a_i b_(k-i) and m_i p_(k-i) in a three-limb
+ * accumulator; for k < n the quotient digit m_k = acc * pinv mod 2^64 zeroes the column.
+ * Keeps each partial sum in registers, which the C compiler handles far better than the
+ * carry chains of CIOS. r[n] = a*b*2^(-64n) mod p; a, b < p in, r < p out. The result
+ * before the final subtraction is < 2p. r may alias a or b (written at the end). */
 TABAI_INLINE void tabai_mont_mul_inline(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                         const uint64_t *p, uint64_t pinv, size_t n) {
-    uint64_t t[TABAI_MAX_LIMBS + 2];
-    for (size_t j = 0; j < n + 2; j++) t[j] = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t cy = 0;
-        uint64_t bi = b[i];
-        for (size_t j = 0; j < n; j++) {
-            tabai_u128 s = (tabai_u128)a[j] * bi + t[j] + cy;
-            t[j] = (uint64_t)s;
-            cy = (uint64_t)(s >> 64);
+    uint64_t m[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
+    tabai_acc3 acc = {0, 0};
+    for (size_t k = 0; k < n; k++) {
+        _Pragma("GCC unroll 4") for (size_t i = 0; i < k; i++) {
+            tabai_acc3_mac(&acc, a[i], b[k - i]);
+            tabai_acc3_mac(&acc, m[i], p[k - i]);
         }
-        uint64_t c2 = tabai_adc(&t[n], t[n], cy, 0);
-        t[n + 1] = c2;
-        uint64_t m = t[0] * pinv;
-        tabai_u128 s = (tabai_u128)m * p[0] + t[0];
-        cy = (uint64_t)(s >> 64);
-        for (size_t j = 1; j < n; j++) {
-            s = (tabai_u128)m * p[j] + t[j] + cy;
-            t[j - 1] = (uint64_t)s;
-            cy = (uint64_t)(s >> 64);
-        }
-        cy = tabai_adc(&t[n - 1], t[n], cy, 0);
-        t[n] = t[n + 1] + cy;
+        tabai_acc3_mac(&acc, a[k], b[0]);
+        uint64_t mk = (uint64_t)acc.lo * pinv;
+        m[k] = mk;
+        tabai_acc3_mac(&acc, mk, p[0]);
+        tabai_acc3_shift(&acc);
     }
-    /* t < 2p: subtract p if t >= p, by masks */
-    uint64_t s[TABAI_MAX_LIMBS];
-    uint64_t bw = 0;
-    for (size_t j = 0; j < n; j++) bw = tabai_sbb(&s[j], t[j], p[j], bw);
-    uint64_t keep_t = (1 ^ t[n]) & bw; /* t < p exactly when no top limb and a borrow */
-    tabai_cmov_n(r, keep_t, t, s, n);
+    for (size_t k = n; k < 2 * n - 1; k++) {
+        _Pragma("GCC unroll 4") for (size_t i = k - n + 1; i < n; i++) {
+            tabai_acc3_mac(&acc, a[i], b[k - i]);
+            tabai_acc3_mac(&acc, m[i], p[k - i]);
+        }
+        t[k - n] = tabai_acc3_shift(&acc);
+    }
+    t[n - 1] = (uint64_t)acc.lo;
+    tabai_mont_final_sub(r, t, (uint64_t)(acc.lo >> 64), p, n);
+}
+
+/* Montgomery square, product scanning: per column the off-diagonal products once, doubled,
+ * plus the diagonal, plus the interleaved reduction as in tabai_mont_mul_inline.
+ * About 1.5 n^2 limb products instead of 2 n^2. r may alias a. */
+TABAI_INLINE void tabai_mont_sqr_inline(uint64_t *r, const uint64_t *a, const uint64_t *p,
+                                        uint64_t pinv, size_t n) {
+    uint64_t m[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
+    tabai_acc3 acc = {0, 0};
+    for (size_t k = 0; k < 2 * n - 1; k++) {
+        size_t lo = k < n ? 0 : k - n + 1;
+        tabai_acc3 off = {0, 0};
+        _Pragma("GCC unroll 4") for (size_t i = lo; 2 * i < k; i++) tabai_acc3_mac(&off, a[i], a[k - i]);
+        /* acc += 2*off */
+        uint64_t offhi = (off.hi << 1) | (uint64_t)(off.lo >> 127);
+        off.lo <<= 1;
+        acc.hi += offhi + (uint64_t)__builtin_add_overflow(acc.lo, off.lo, &acc.lo);
+        if (!(k & 1)) tabai_acc3_mac(&acc, a[k / 2], a[k / 2]); /* k is public */
+        size_t mhi = k < n ? k : n;
+        _Pragma("GCC unroll 4") for (size_t i = lo; i < mhi; i++) tabai_acc3_mac(&acc, m[i], p[k - i]);
+        if (k < n) {
+            uint64_t mk = (uint64_t)acc.lo * pinv;
+            m[k] = mk;
+            tabai_acc3_mac(&acc, mk, p[0]);
+            tabai_acc3_shift(&acc);
+        } else {
+            t[k - n] = tabai_acc3_shift(&acc);
+        }
+    }
+    t[n - 1] = (uint64_t)acc.lo;
+    tabai_mont_final_sub(r, t, (uint64_t)(acc.lo >> 64), p, n);
 }
 
 /* Montgomery REDC of t[2n] (t < p*R) with the top carry: r[n] = t*R^-1 mod p.

@@ -1,4 +1,4 @@
-/* Portable C Montgomery kernels, tier "generic": CIOS product, squaring (sqr then REDC),
+/* Portable C Montgomery kernels, tier "generic": product-scanning (FIPS) product and squaring,
  * modular add and sub; runtime n and fixed-size instances n = 1..16.
  * Source: Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
  * algorithms", IEEE Micro 16(3), 1996 (CIOS and SOS). */
@@ -11,9 +11,7 @@ void tabai_mont_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
 
 void tabai_mont_sqr_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
                               size_t n) {
-    uint64_t t[2 * TABAI_MAX_LIMBS];
-    tabai_sqr_inline(t, a, n);
-    tabai_redc_inline(r, t, p, pinv, n);
+    tabai_mont_sqr_inline(r, a, p, pinv, n);
 }
 
 void tabai_mod_add_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
@@ -35,9 +33,7 @@ void tabai_mod_sub_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, 
     void tabai_mont_sqr_n##N##_generic(uint64_t *r, const uint64_t *a, const uint64_t *p,     \
                                        uint64_t pinv, size_t n) {                             \
         (void)n;                                                                              \
-        uint64_t t[2 * N];                                                                    \
-        tabai_sqr_inline(t, a, N);                                                            \
-        tabai_redc_inline(r, t, p, pinv, N);                                                  \
+        tabai_mont_sqr_inline(r, a, p, pinv, N);                                              \
     }                                                                                         \
     void tabai_mod_add_n##N##_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,      \
                                       const uint64_t *p, size_t n) {                          \
