@@ -30,6 +30,9 @@ static void ohta_constant(uint64_t *k, const uint64_t *p, size_t n) {
         if (!bw) {
             memcpy(rem, t, (n + 1) * sizeof(uint64_t));
             if (bit < 64 * (n + 1)) k[bit / 64] |= (uint64_t)1 << (bit % 64);
+            else /* only p = 2^(64(n-1)): K = 2^(64(n+1)) does not fit n+1 limbs; K-1 (all
+                  * ones) keeps the bound, H/p - H(K-1)/R^2 = H/R^2 < 1 */
+                for (size_t i = 0; i <= n; i++) k[i] = ~(uint64_t)0;
         }
     }
 }
