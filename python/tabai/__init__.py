@@ -1,0 +1,39 @@
+"""tabai (多倍): multi-precision modular arithmetic at public-key sizes (64 to 8192 bits).
+
+The Python face of the tabai C library, in the style of gmpy2 and the ``pow`` builtin:
+
+>>> import tabai
+>>> tabai.powmod(3, 2**255 - 20, 2**255 - 19)   # Fermat: 1 for a prime modulus
+1
+>>> F = tabai.Montgomery(2**255 - 19)
+>>> F.mul(-1, 2)                                  # any ints in, residues in [0, p) out
+57896044618658097711785492504343953926634992332820282019728792003956564819947
+>>> tabai.Ohta(2**64).pow(3, -1)                  # any modulus >= 2, even ones included
+12297829382473034411
+
+Public names:
+    powmod(b, e, m)          b**e mod m like pow(); constant time in b and e (odd or even m)
+    powmod_vartime(b, e, m)  the same by sliding window, for public exponents only
+    Montgomery(p)            field object for an odd p >= 3 (Montgomery products)
+    Ohta(p)                  field object for any p >= 2 (Ohta's Barrett-like reduction)
+    cpu()                    CPU features, native tier and tier in use
+    set_tier(name)           cap the dispatch tier of this process (like TABAI_CPU)
+    MAX_BITS                 the largest modulus size, 8192 bits
+
+Errors: TypeError for a non-int argument, ValueError for a bad modulus or a missing
+inverse; never a crash. The command line tool is ``tabai bench`` (``python -m tabai``).
+"""
+
+from ._core import MAX_BITS, Montgomery, Ohta, cpu, powmod, powmod_vartime, set_tier
+from ._core import c_version as _c_version
+
+__version__ = "0.1.0"
+__all__ = [
+    "MAX_BITS",
+    "Montgomery",
+    "Ohta",
+    "cpu",
+    "powmod",
+    "powmod_vartime",
+    "set_tier",
+]

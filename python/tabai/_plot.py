@@ -1,0 +1,78 @@
+"""The benchmark plot: one subplot per op, time (ns, log scale) against the bit length,
+one line per (impl, kernel). matplotlib with the Agg backend (no display needed)."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+from ._bench import _num, ordered_ops, series_key, series_label
+
+
+def plot(data: Dict[str, Any], path: os.PathLike) -> Path:
+    """Writes the PNG of a benchmark result to path (parent folders are created).
+
+    Each (impl, kernel) is one line through its fastest record at each bit length, with every
+    record as a marker (several moduli can share a size). tabai lines are solid, peers dashed.
+
+    Returns:
+        the path written.
+    Raises:
+        ImportError: matplotlib is not installed (``pip install tabai[bench]``).
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    records = [r for r in data.get("records", []) if _num(r.get("ns")) and _num(r.get("bits"))]
+    ops = ordered_ops(records) or ["(no records)"]
+    ncols = 1 if len(ops) == 1 else 2 if len(ops) <= 4 else 3
+    nrows = math.ceil(len(ops) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(6.0 * ncols, 4.2 * nrows), squeeze=False)
+    cmap = plt.get_cmap("tab10")
+    all_series = list(dict.fromkeys(series_key(r) for r in records))
+    colour = {s: cmap(i % 10) for i, s in enumerate(all_series)}
+
+    for ax, op in zip(axes.flat, ops):
+        mine = [r for r in records if str(r.get("op")) == op]
+        series = list(dict.fromkeys(series_key(r) for r in mine))
+        impl_count: Dict[str, int] = {}
+        for s in series:
+            impl_count[s[0]] = impl_count.get(s[0], 0) + 1
+        for s in series:
+            pts: List[Tuple[float, float]] = [
+                (float(r["bits"]), float(r["ns"])) for r in mine if series_key(r) == s
+            ]
+            best: Dict[float, float] = {}
+            for x, y in pts:
+                best[x] = min(y, best.get(x, math.inf))
+            xs = sorted(best)
+            style = "-" if s[0] == "tabai" else "--"
+            ax.plot(xs, [best[x] for x in xs], style, color=colour[s], label=series_label(s, impl_count))
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color=colour[s], markersize=3)
+        ax.set_title(op)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("bits")
+        ax.set_ylabel("ns per operation")
+        ax.grid(True, which="both", alpha=0.3)
+        if series:
+            ax.legend(fontsize=8)
+    for ax in list(axes.flat)[len(ops):]:
+        ax.set_visible(False)
+
+    meta = data.get("meta", {})
+    cpu = meta.get("cpu") or meta.get("brand") or ""
+    if isinstance(cpu, dict):
+        cpu = cpu.get("brand", "")
+    when = meta.get("date") or meta.get("time") or ""
+    fig.suptitle(f"tabai benchmark {cpu} {when}".strip())
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,135 @@
+"""The ``tabai`` command (also ``python -m tabai``).
+
+    tabai bench [--ops LIST] [--bits LIST] [--seconds S] [--json PATH] [--csv PATH]
+                [--plot PATH] [--no-plot] [--md PATH] [--list] [-v]
+    tabai report JSON [--csv PATH] [--plot PATH] [--no-plot] [--md PATH]
+    tabai cpu
+
+``bench`` runs the C benchmark (``tabai/_bin/tabai-bench``, or ``TABAI_BENCH_BIN``) with a
+progress bar, prints the run's header and one table per operation, and writes the JSON,
+CSV and PNG under results/. ``report`` does the same from a JSON file already written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+from . import _bench
+
+
+def _add_outputs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--csv", default="results/bench.csv", metavar="PATH",
+                   help="CSV output, one row per record (default: %(default)s)")
+    p.add_argument("--plot", default="results/bench.png", metavar="PATH",
+                   help="PNG plot output (default: %(default)s)")
+    p.add_argument("--no-plot", action="store_true", help="do not write the plot")
+    p.add_argument("--md", metavar="PATH", help="also write the tables as Markdown to PATH")
+
+
+def _parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    ap = argparse.ArgumentParser(
+        prog="tabai", description="tabai: multi-precision modular arithmetic (benchmark and tools)"
+    )
+    ap.add_argument("--version", action="version", version=f"tabai {__version__}")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+
+    b = sub.add_parser("bench", help="run the benchmark against GMP and OpenSSL",
+                       description="Run the C benchmark (tabai beside GMP and OpenSSL), print the "
+                       "tables, write JSON, CSV and a PNG plot.")
+    b.add_argument("--ops", metavar="LIST", help="comma-separated operations (see --list)")
+    b.add_argument("--bits", metavar="LIST",
+                   help="comma-separated sizes in bits (limb ops: ceil(bits/64) limbs; modular "
+                   "ops: the default modulus of that size, else a fixed-seed random odd one)")
+    b.add_argument("--seconds", type=float, metavar="S", help="time budget per measurement")
+    b.add_argument("--json", default="results/bench.json", metavar="PATH",
+                   help="JSON output of the benchmark (default: %(default)s)")
+    _add_outputs(b)
+    b.add_argument("--list", action="store_true",
+                   help="list the operations, kernels and moduli available, then exit")
+    b.add_argument("-v", "--verbose", action="store_true",
+                   help="also show what the benchmark binary prints on stdout")
+
+    r = sub.add_parser("report", help="print tables and write CSV/PNG from a benchmark JSON file")
+    r.add_argument("json", metavar="JSON", help="a JSON file written by tabai bench")
+    _add_outputs(r)
+
+    sub.add_parser("cpu", help="show the CPU features and the dispatch tier in use")
+    return ap
+
+
+def _report(data: dict, args: argparse.Namespace) -> int:
+    print(_bench.format_report(data))
+    print()
+    _bench.write_csv(data["records"], args.csv)
+    print(f"wrote {args.csv}")
+    if args.md:
+        Path(args.md).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.md).write_text(_bench.format_report(data, markdown=True) + "\n", encoding="utf-8")
+        print(f"wrote {args.md}")
+    if not args.no_plot:
+        try:
+            from ._plot import plot
+        except ImportError:  # pragma: no cover - only without matplotlib
+            print("tabai: matplotlib is not installed, no plot (pip install 'tabai[bench]')",
+                  file=sys.stderr)
+            return 0
+        try:
+            plot(data, args.plot)
+        except ImportError:
+            print("tabai: matplotlib is not installed, no plot (pip install 'tabai[bench]')",
+                  file=sys.stderr)
+            return 0
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.list:
+        print(_bench.format_list(_bench.list_available()))
+        return 0
+    data = _bench.run(args.json, ops=args.ops, bits=args.bits, seconds=args.seconds,
+                      echo_stdout=args.verbose, progress=True)
+    print(f"wrote {args.json}", file=sys.stderr)
+    return _report(data, args)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    return _report(_bench.load(args.json), args)
+
+
+def _cmd_cpu(args: argparse.Namespace) -> int:
+    from . import cpu
+
+    print(json.dumps(cpu(), indent=2))
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of the ``tabai`` console script. Returns the exit status."""
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if args.command is None:
+        ap.print_help()
+        return 2
+    try:
+        if args.command == "bench":
+            return _cmd_bench(args)
+        if args.command == "report":
+            return _cmd_report(args)
+        return _cmd_cpu(args)
+    except _bench.BenchError as ex:
+        print(f"tabai: error: {ex}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("tabai: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
