@@ -496,9 +496,7 @@ std::string set_tier(const std::string &name) {
 }  // namespace
 
 // Docstrings: the public wording lives here (they show in help()), python/tabai/*.pyi match.
-static const char *POWMOD_DOC = R"(powmod(b, e, m, /) -> int
-
-b**e mod m with the results and exceptions of the builtin pow(b, e, m) for every m >= 1.
+static const char *POWMOD_DOC = R"(b**e mod m with the results and exceptions of the builtin pow(b, e, m) for every m >= 1.
 
 Args:
     b: int (any sign and size; reduced mod m first).
@@ -517,18 +515,14 @@ Time:
     b < 0 or b >= m, and the inverse taken for e < 0 (binary extended Euclid).
 )";
 
-static const char *POWMOD_VARTIME_DOC = R"(powmod_vartime(b, e, m, /) -> int
-
-b**e mod m like powmod(), by sliding-window exponentiation: faster, but its time depends
+static const char *POWMOD_VARTIME_DOC = R"(b**e mod m like powmod(), by sliding-window exponentiation: faster, but its time depends
 on e. Only for public exponents (RSA verification, Fermat tests, ...).
 
 Args, Returns, Raises: as powmod().
 Time: variable in e (and b).
 )";
 
-static const char *CPU_DOC = R"(cpu() -> dict
-
-The CPU as tabai sees it.
+static const char *CPU_DOC = R"(The CPU as tabai sees it.
 
 Returns:
     dict with keys
@@ -540,9 +534,7 @@ Returns:
       "tiers":    every tier from generic up to native.
 )";
 
-static const char *SET_TIER_DOC = R"(set_tier(name, /) -> str
-
-Caps the dispatch tier of this process, like the environment variable TABAI_CPU.
+static const char *SET_TIER_DOC = R"(Caps the dispatch tier of this process, like the environment variable TABAI_CPU.
 
 Args:
     name: "generic", "bmi2", "avx2", "avx512", "ifma" or "native"; never goes above what
@@ -566,28 +558,28 @@ tier (the dispatch tier whose kernels the object uses).
 
 template <class T>
 static void def_field_methods(nb::class_<T> &c) {
-    c.def("mul", [](const T &f, nb::handle a, nb::handle b) { return f.mul(a, b); }, "a"_a, "b"_a,
-          "mul(a, b) -> int\n\na*b mod p. Constant time.")
-        .def("sqr", [](const T &f, nb::handle a) { return f.sqr(a); }, "a"_a,
-             "sqr(a) -> int\n\na*a mod p. Constant time.")
-        .def("add", [](const T &f, nb::handle a, nb::handle b) { return f.add(a, b); }, "a"_a, "b"_a,
-             "add(a, b) -> int\n\na+b mod p. Constant time.")
-        .def("sub", [](const T &f, nb::handle a, nb::handle b) { return f.sub(a, b); }, "a"_a, "b"_a,
-             "sub(a, b) -> int\n\na-b mod p. Constant time.")
-        .def("neg", [](const T &f, nb::handle a) { return f.neg(a); }, "a"_a,
-             "neg(a) -> int\n\n-a mod p. Constant time.")
-        .def("inv", [](const T &f, nb::handle a) { return f.inv(a); }, "a"_a,
-             "inv(a) -> int\n\na**-1 mod p for any modulus (binary extended Euclid).\n"
+    c.def("mul", [](const T &f, nb::handle a, nb::handle b) { return f.mul(a, b); }, nb::sig("def mul(self, a: int, b: int) -> int"), "a"_a.none(), "b"_a.none(),
+          "a*b mod p. Constant time.")
+        .def("sqr", [](const T &f, nb::handle a) { return f.sqr(a); }, nb::sig("def sqr(self, a: int) -> int"), "a"_a.none(),
+             "a*a mod p. Constant time.")
+        .def("add", [](const T &f, nb::handle a, nb::handle b) { return f.add(a, b); }, nb::sig("def add(self, a: int, b: int) -> int"), "a"_a.none(), "b"_a.none(),
+             "a+b mod p. Constant time.")
+        .def("sub", [](const T &f, nb::handle a, nb::handle b) { return f.sub(a, b); }, nb::sig("def sub(self, a: int, b: int) -> int"), "a"_a.none(), "b"_a.none(),
+             "a-b mod p. Constant time.")
+        .def("neg", [](const T &f, nb::handle a) { return f.neg(a); }, nb::sig("def neg(self, a: int) -> int"), "a"_a.none(),
+             "-a mod p. Constant time.")
+        .def("inv", [](const T &f, nb::handle a) { return f.inv(a); }, nb::sig("def inv(self, a: int) -> int"), "a"_a.none(),
+             "a**-1 mod p for any modulus (binary extended Euclid).\n"
              "Raises ValueError if gcd(a, p) != 1. Variable time: not for secret a.")
-        .def("pow", [](const T &f, nb::handle a, nb::handle e) { return f.pow(a, e, false); },
-             "a"_a, "e"_a,
-             "pow(a, e) -> int\n\na**e mod p, e any int (e < 0 through the inverse of a).\n"
+        .def("pow", [](const T &f, nb::handle a, nb::handle e) { return f.pow(a, e, false); },nb::sig("def pow(self, a: int, e: int) -> int"), 
+             "a"_a.none(), "e"_a.none(),
+             "a**e mod p, e any int (e < 0 through the inverse of a).\n"
              "Raises ValueError if e < 0 and a is not invertible. Constant time in a and e for\n"
              "a given bit length of e (fixed window, masked table reads); the inverse for\n"
              "e < 0 is not.")
-        .def("pow_vartime", [](const T &f, nb::handle a, nb::handle e) { return f.pow(a, e, true); },
-             "a"_a, "e"_a,
-             "pow_vartime(a, e) -> int\n\nAs pow(), sliding window: variable time in e, for "
+        .def("pow_vartime", [](const T &f, nb::handle a, nb::handle e) { return f.pow(a, e, true); },nb::sig("def pow_vartime(self, a: int, e: int) -> int"), 
+             "a"_a.none(), "e"_a.none(),
+             "As pow(), sliding window: variable time in e, for "
              "public exponents only.")
         .def_prop_ro("p", [](const T &f) { return f.p; }, "The modulus (int).")
         .def_prop_ro("bits", [](const T &f) { return f.ctx.bits; }, "Bit length of p.")
@@ -607,38 +599,40 @@ NB_MODULE(_core, m) {
 
     m.def(
         "powmod", [](nb::handle b, nb::handle e, nb::handle mm) { return powmod_impl(b, e, mm, false); },
-        "b"_a, "e"_a, "m"_a, POWMOD_DOC);
+        "b"_a.none(), "e"_a.none(), "m"_a.none(),
+        nb::sig("def powmod(b: int, e: int, m: int) -> int"), POWMOD_DOC);
     m.def(
         "powmod_vartime",
-        [](nb::handle b, nb::handle e, nb::handle mm) { return powmod_impl(b, e, mm, true); }, "b"_a,
-        "e"_a, "m"_a, POWMOD_VARTIME_DOC);
-    m.def("cpu", &cpu_info, CPU_DOC);
-    m.def("set_tier", &set_tier, "name"_a, SET_TIER_DOC);
+        [](nb::handle b, nb::handle e, nb::handle mm) { return powmod_impl(b, e, mm, true); },
+        "b"_a.none(), "e"_a.none(), "m"_a.none(),
+        nb::sig("def powmod_vartime(b: int, e: int, m: int) -> int"), POWMOD_VARTIME_DOC);
+    m.def("cpu", &cpu_info, nb::sig("def cpu() -> dict[str, object]"), CPU_DOC);
+    m.def("set_tier", &set_tier, "name"_a, nb::sig("def set_tier(name: str) -> str"), SET_TIER_DOC);
     m.def("c_version", []() { return std::string(tabai_version()); },
           "Version string of the C library.");
     m.attr("MAX_BITS") = MAX_BITS;
 
     static const std::string mont_doc =
-        std::string("Montgomery(p)\n\nArithmetic modulo an odd p >= 3 (p < 2**8192) with "
+        std::string("Arithmetic modulo an odd p >= 3 (p < 2**8192) with "
                     "Montgomery products\n(word-serial CIOS, R = 2**(64*limbs)); values stay "
                     "in Montgomery form inside a call.\nRaises ValueError for an even p or "
                     "p < 3 or p >= 2**8192, TypeError for a non-int.\n") +
         FIELD_OPS_DOC;
     nb::class_<Montgomery> mc(m, "Montgomery", mont_doc.c_str());
-    mc.def(nb::init<nb::handle>(), "p"_a);
+    mc.def(nb::init<nb::handle>(), "p"_a.none(), nb::sig("def __init__(self, p: int) -> None"));
     def_field_methods(mc);
-    mc.def("inv_prime", &Montgomery::inv_prime, "a"_a,
-           "inv_prime(a) -> int\n\na**-1 mod p by Fermat (a**(p-2)), constant time. Only an "
+    mc.def("inv_prime", &Montgomery::inv_prime, nb::sig("def inv_prime(self, a: int) -> int"), "a"_a.none(),
+           "a**-1 mod p by Fermat (a**(p-2)), constant time. Only an "
            "inverse if p is prime\n(not checked). Raises ValueError if a is 0 mod p (that "
            "fact is revealed; nothing else).");
 
     static const std::string ohta_doc =
-        std::string("Ohta(p)\n\nArithmetic modulo any p >= 2 (p < 2**8192), even ones "
+        std::string("Arithmetic modulo any p >= 2 (p < 2**8192), even ones "
                     "included, with Ohta's\nBarrett-like reduction (K = floor(R**2 / p), "
                     "truncated product, two masked subtractions).\nRaises ValueError for "
                     "p < 2 or p >= 2**8192, TypeError for a non-int.\n") +
         FIELD_OPS_DOC;
     nb::class_<Ohta> oc(m, "Ohta", ohta_doc.c_str());
-    oc.def(nb::init<nb::handle>(), "p"_a);
+    oc.def(nb::init<nb::handle>(), "p"_a.none(), nb::sig("def __init__(self, p: int) -> None"));
     def_field_methods(oc);
 }

@@ -164,7 +164,7 @@ def run(
     cmd: Optional[Sequence[str]] = None,
     progress: bool = True,
     echo_stdout: bool = False,
-    stream: IO[str] = sys.stderr,
+    stream: Optional[IO[str]] = None,
 ) -> Dict[str, Any]:
     """Runs the benchmark binary, shows its progress, and returns the JSON it wrote.
 
@@ -175,13 +175,14 @@ def run(
         cmd: the binary's command (default: bench_command()).
         progress: show a progress bar (tqdm) from the ``@progress`` lines.
         echo_stdout: print what the binary writes on stdout (else only when it fails).
-        stream: where progress and the binary's other stderr lines go.
+        stream: where progress and the binary's other stderr lines go (default sys.stderr).
     Returns:
         the parsed JSON object ``{"meta": ..., "records": [...]}``.
     Raises:
         BenchError: the binary failed or its JSON is missing or malformed.
     """
     cmd = list(cmd or bench_command())
+    stream = stream or sys.stderr
     json_path = Path(json_path)
     json_path.parent.mkdir(parents=True, exist_ok=True)
     args = list(cmd)
@@ -281,16 +282,13 @@ def format_meta(meta: Dict[str, Any]) -> str:
 
 
 def format_time(ns: Optional[float]) -> str:
-    """ns per operation with a unit that keeps three or four significant digits."""
+    """ns per operation with a unit (ns, us, ms, s) and three or four significant digits."""
     if ns is None or not isinstance(ns, (int, float)) or math.isnan(ns):
         return "-"
-    if ns >= 1e9:
-        return f"{ns / 1e9:.3g} s"
-    if ns >= 1e6:
-        return f"{ns / 1e6:.4g} ms"
-    if ns >= 1e3:
-        return f"{ns / 1e3:.4g} us"
-    return f"{ns:.3g} ns" if ns < 10 else f"{ns:.1f} ns"
+    for scale, unit in ((1e9, "s"), (1e6, "ms"), (1e3, "us")):
+        if ns >= scale:
+            return f"{ns / scale:.2f} {unit}"
+    return f"{ns:.2f} ns" if ns < 10 else f"{ns:.1f} ns"
 
 
 def format_ticks(t: Optional[float]) -> str:

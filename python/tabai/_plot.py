@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from ._bench import _num, ordered_ops, series_key, series_label
+from ._bench import REFERENCE_OPS, _num, ordered_ops, series_key, series_label
 
 
 def plot(data: Dict[str, Any], path: os.PathLike) -> Path:
@@ -53,13 +53,33 @@ def plot(data: Dict[str, Any], path: os.PathLike) -> Path:
             style = "-" if s[0] == "tabai" else "--"
             ax.plot(xs, [best[x] for x in xs], style, color=colour[s], label=series_label(s, impl_count))
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color=colour[s], markersize=3)
-        ax.set_title(op)
+        title = op
+        if not any(s[0] == "tabai" for s in series) and op in REFERENCE_OPS:
+            # a peers-only op (modmul): draw tabai's reference ops dotted for comparison
+            for ref in REFERENCE_OPS[op]:
+                refs = [r for r in records if str(r.get("op")) == ref and r.get("impl") == "tabai"]
+                for s in dict.fromkeys(series_key(r) for r in refs):
+                    best = {}
+                    for r in refs:
+                        if series_key(r) == s:
+                            x = float(r["bits"])
+                            best[x] = min(float(r["ns"]), best.get(x, math.inf))
+                    xs = sorted(best)
+                    ax.plot(xs, [best[x] for x in xs], ":", color=colour[s],
+                            label=f"{series_label(s, {})} ({ref})")
+            title += " (dotted: tabai for comparison)"
+        ax.set_title(title)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        xs_all = sorted({float(r["bits"]) for r in mine}) or [64.0]
+        ticks = [t for t in (64, 128, 256, 512, 1024, 2048, 4096, 8192)
+                 if min(xs_all) / 1.5 <= t <= max(xs_all) * 1.5] or xs_all
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([str(int(t)) for t in ticks])
         ax.set_xlabel("bits")
         ax.set_ylabel("ns per operation")
         ax.grid(True, which="both", alpha=0.3)
-        if series:
+        if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8)
     for ax in list(axes.flat)[len(ops):]:
         ax.set_visible(False)

@@ -1,0 +1,135 @@
+"""Type stubs of tabai._core, the binding of the tabai C library (re-exported by tabai).
+
+Every function accepts Python ints of any sign and size (and objects with __index__, such as
+numpy integers); anything else raises TypeError. Moduli are limited to 8192 bits (MAX_BITS).
+"""
+
+from typing import List, SupportsIndex, TypedDict, Union
+
+_Int = Union[int, SupportsIndex]
+
+MAX_BITS: int
+"""The largest modulus size in bits (8192 = 128 limbs of 64 bits)."""
+
+class CpuInfo(TypedDict):
+    brand: str
+    features: List[str]
+    native: str
+    tier: str
+    tiers: List[str]
+
+def powmod(b: _Int, e: _Int, m: _Int) -> int:
+    """b**e mod m with the results and exceptions of pow(b, e, m) for every m >= 1.
+
+    Args:
+        b: any int (reduced mod m first).
+        e: any int; e < 0 uses the inverse of b mod m.
+        m: 1 <= m < 2**8192.
+    Returns:
+        int in [0, m).
+    Raises:
+        TypeError: an argument is not an int.
+        ValueError: m <= 0, m >= 2**8192, or e < 0 and b is not invertible mod m.
+    Time: constant in b and e for a given bit length of e and a given m (fixed window,
+        masked table reads; Montgomery for odd m, Ohta for even m). The int conversion, the
+        reduction of b outside [0, m) and the inverse for e < 0 are not constant time.
+    """
+
+def powmod_vartime(b: _Int, e: _Int, m: _Int) -> int:
+    """As powmod(), by sliding window: variable time in e. Public exponents only."""
+
+def cpu() -> CpuInfo:
+    """The CPU brand, its features, the native tier, the tier in use and the tiers available."""
+
+def set_tier(name: str) -> str:
+    """Caps the dispatch tier ("generic", "bmi2", "avx2", "avx512", "ifma", "native"),
+    never above the native one. Returns the tier now in use. Raises ValueError for an unknown
+    name. Objects created before keep their kernels."""
+
+def c_version() -> str:
+    """Version string of the C library."""
+
+class Montgomery:
+    """Arithmetic modulo an odd p >= 3 (p < 2**8192) with Montgomery products (CIOS,
+    R = 2**(64*limbs)); the Montgomery form stays inside a call.
+
+    Every method takes ints of any sign and size (reduced mod p first, by Python ints, not in
+    constant time) and returns an int in [0, p). Constant time in the reduced operands except
+    inv() and pow_vartime(). Raises TypeError for non-int arguments.
+    """
+
+    def __init__(self, p: _Int) -> None:
+        """Raises ValueError if p is even, p < 3 or p >= 2**8192; TypeError for a non-int."""
+    @property
+    def p(self) -> int:
+        """The modulus."""
+    @property
+    def bits(self) -> int:
+        """Bit length of p."""
+    @property
+    def limbs(self) -> int:
+        """Length of p in 64-bit limbs."""
+    @property
+    def tier(self) -> str:
+        """The dispatch tier whose kernels this object uses (fixed at creation)."""
+    def mul(self, a: _Int, b: _Int) -> int:
+        """a*b mod p. Constant time."""
+    def sqr(self, a: _Int) -> int:
+        """a*a mod p. Constant time."""
+    def add(self, a: _Int, b: _Int) -> int:
+        """a+b mod p. Constant time."""
+    def sub(self, a: _Int, b: _Int) -> int:
+        """a-b mod p. Constant time."""
+    def neg(self, a: _Int) -> int:
+        """-a mod p. Constant time."""
+    def inv(self, a: _Int) -> int:
+        """a**-1 mod p (binary extended Euclid, any p). Raises ValueError if gcd(a, p) != 1.
+        Variable time."""
+    def inv_prime(self, a: _Int) -> int:
+        """a**-1 mod p by Fermat, a**(p-2): constant time; an inverse only if p is prime (not
+        checked). Raises ValueError if a is 0 mod p."""
+    def pow(self, a: _Int, e: _Int) -> int:
+        """a**e mod p, e any int (e < 0 through the inverse; ValueError if there is none).
+        Constant time in a and e for a given bit length of e; the inverse is not."""
+    def pow_vartime(self, a: _Int, e: _Int) -> int:
+        """As pow(), sliding window, variable time in e: public exponents only."""
+
+class Ohta:
+    """Arithmetic modulo any p >= 2 (p < 2**8192), even ones included, with Ohta's
+    Barrett-like reduction (K = floor(R**2 / p), truncated product, two masked subtractions).
+
+    Same conventions as Montgomery: ints of any sign and size in, ints in [0, p) out,
+    constant time except inv() and pow_vartime(), TypeError for non-int arguments.
+    """
+
+    def __init__(self, p: _Int) -> None:
+        """Raises ValueError if p < 2 or p >= 2**8192; TypeError for a non-int."""
+    @property
+    def p(self) -> int:
+        """The modulus."""
+    @property
+    def bits(self) -> int:
+        """Bit length of p."""
+    @property
+    def limbs(self) -> int:
+        """Length of p in 64-bit limbs."""
+    @property
+    def tier(self) -> str:
+        """The dispatch tier whose kernels this object uses (fixed at creation)."""
+    def mul(self, a: _Int, b: _Int) -> int:
+        """a*b mod p. Constant time."""
+    def sqr(self, a: _Int) -> int:
+        """a*a mod p. Constant time."""
+    def add(self, a: _Int, b: _Int) -> int:
+        """a+b mod p. Constant time."""
+    def sub(self, a: _Int, b: _Int) -> int:
+        """a-b mod p. Constant time."""
+    def neg(self, a: _Int) -> int:
+        """-a mod p. Constant time."""
+    def inv(self, a: _Int) -> int:
+        """a**-1 mod p (any p). Raises ValueError if gcd(a, p) != 1. Variable time."""
+    def pow(self, a: _Int, e: _Int) -> int:
+        """a**e mod p, e any int (e < 0 through the inverse; ValueError if there is none).
+        Constant time in a and e for a given bit length of e; the inverse is not."""
+    def pow_vartime(self, a: _Int, e: _Int) -> int:
+        """As pow(), sliding window, variable time in e: public exponents only."""
