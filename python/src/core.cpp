@@ -73,8 +73,8 @@ nb::object as_int(nb::handle h, const char *fn, const char *arg) {
 }
 
 bool is_negative(nb::handle v) {
-    static nb::object zero = nb::steal(PyLong_FromLong(0));
-    int r = PyObject_RichCompareBool(v.ptr(), zero.ptr(), Py_LT);
+    static PyObject *zero = PyLong_FromLong(0); // kept for the life of the process
+    int r = PyObject_RichCompareBool(v.ptr(), zero, Py_LT);
     if (r < 0) throw nb::python_error();
     return r == 1;
 }
@@ -138,10 +138,20 @@ Limbs int_to_limbs(nb::handle v) {
     return r;
 }
 
-// v (0 <= v < 2^(64n)) into exactly n limbs.
+// v (0 <= v < 2^(64n), n <= TABAI_MAX_LIMBS) into exactly n limbs, without allocating.
 void int_to_limbs_n(uint64_t *r, nb::handle v, size_t n) {
-    Limbs l = int_to_limbs(v);
-    for (size_t i = 0; i < n; i++) r[i] = i < l.size() ? l[i] : 0;
+    unsigned char buf[8 * TABAI_MAX_LIMBS];
+#if PY_VERSION_HEX >= 0x030D0000
+    const int flags = Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                      Py_ASNATIVEBYTES_REJECT_NEGATIVE;
+    Py_ssize_t need = PyLong_AsNativeBytes(v.ptr(), buf, (Py_ssize_t)(8 * n), flags);
+    if (need < 0) throw nb::python_error();
+    if ((size_t)need > 8 * n) throw nb::value_error("integer too large for the modulus size");
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)v.ptr(), buf, 8 * n, 1, 0) < 0)
+        throw nb::python_error();
+#endif
+    bytes_to_limbs(r, buf, n);
 }
 
 nb::object limbs_to_int(const uint64_t *a, size_t n) {
