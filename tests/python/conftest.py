@@ -59,3 +59,10 @@ def pytest_report_header(config):
         f"tabai tests: TABAI_TEST_SEED={seed} TABAI_TEST_ITERS={ITERS:g} "
         f"hypothesis profile {PROFILE}",
     ]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    # with -q pytest hides the header: repeat the tier and seed lines at the end
+    if config.get_verbosity() < 0:
+        for line in pytest_report_header(config):
+            terminalreporter.write_line(line)
