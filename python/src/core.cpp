@@ -189,6 +189,15 @@ nb::object absolute(nb::handle v) {
     return nb::steal(r);
 }
 
+// A short description of an int for error messages: the value if small, else its size.
+std::string describe(nb::handle v) {
+    nb::object a = absolute(v);
+    Limbs l = int_to_limbs(a);
+    size_t bits = limbs_bits(l.data(), l.size());
+    if (bits <= 128) return nb::cast<std::string>(nb::repr(v));
+    return std::string(is_negative(v) ? "a negative " : "a ") + std::to_string(bits) + "-bit int";
+}
+
 // The bit length of a modulus (an int >= 1), or ValueError above MAX_BITS.
 size_t modulus_bits(nb::handle m, const char *fn) {
     size_t bits;
@@ -328,13 +337,13 @@ struct Field {
 
     Field(nb::handle p_in, const char *cls, bool odd_only) : name(cls) {
         p = as_int(p_in, cls, "p");
+        if (!PyLong_CheckExact(p.ptr())) p = nb::steal(PyNumber_Long(p.ptr())); // bool, subclasses
+        if (!p.is_valid()) throw nb::python_error();
         bool bad = is_negative(p) || equals_small(p, 0) || equals_small(p, 1) ||
                    (odd_only && !(int_to_limbs(p)[0] & 1));
         if (bad) {
             std::string msg = std::string(cls) + "(): modulus must be " +
-                              (odd_only ? "odd and >= 3" : ">= 2") + ", got " +
-                              nb::cast<std::string>(nb::repr(p));
-            if (msg.size() > 200) msg = msg.substr(0, 200) + "...";
+                              (odd_only ? "odd and >= 3" : ">= 2") + ", got " + describe(p);
             throw nb::value_error(msg.c_str());
         }
         modulus_bits(p, cls);

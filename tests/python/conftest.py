@@ -1,6 +1,6 @@
 """pytest configuration of the tabai Python tests.
 
-Hypothesis profiles (choose with HYPOTHESIS_PROFILE or --hypothesis-profile):
+Hypothesis profiles (choose with the environment variable HYPOTHESIS_PROFILE):
     ci    (default) moderate example counts, the whole suite in well under a minute per tier
     long  ten times more examples and no deadline, for fuzzing
 TABAI_TEST_ITERS scales the example counts (e.g. 0.25, 4). TABAI_TEST_SEED replays a run: every
@@ -19,11 +19,12 @@ if hasattr(sys, "set_int_max_str_digits"):
     sys.set_int_max_str_digits(0)  # failure reports print 8192-bit ints in decimal
 
 ITERS = float(os.environ.get("TABAI_TEST_ITERS", "1"))
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 
 
 def examples(n: int) -> int:
-    """n scaled by TABAI_TEST_ITERS (at least 1): the max_examples of one test."""
-    return max(1, int(n * ITERS))
+    """The max_examples of one test: n for the ci profile, 10n for long, times TABAI_TEST_ITERS."""
+    return max(1, int(n * ITERS * (10 if PROFILE == "long" else 1)))
 
 
 _common = dict(
@@ -32,8 +33,7 @@ _common = dict(
     print_blob=True,
 )
 settings.register_profile("ci", max_examples=examples(60), deadline=None, **_common)
-settings.register_profile("long", max_examples=examples(600), deadline=None, **_common)
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+settings.register_profile("long", max_examples=examples(60), deadline=None, **_common)
 settings.load_profile(PROFILE)
 
 _SEED = os.environ.get("TABAI_TEST_SEED") or str(random.SystemRandom().randrange(1, 2**32))
