@@ -1,0 +1,72 @@
+/* float64-digit product (seed 002, Ohta & Maeno 1994): digits of b bits stored in doubles,
+ * every product and column sum an integer below 2^53 and therefore exact, carries delayed to
+ * one final pass, the loops blocked 4x4 over registers as in fast matrix multiplication.
+ * Portable C with the generic flags (SSE2 scalar doubles on x86-64, no FMA).
+ * Bounds: tabai_f64_fits, docs/bounds/delayed.md. */
+#include "../simd/delayed.h"
+
+/* r[2nd] = a[nd] * b[nd]: 4x4 blocks; for a fixed block of four a-digits the seven columns
+ * it touches roll through eight registers c0..c7 while j walks over b (each column loaded
+ * and stored once per a-block, 16 multiply-adds per 4 loads of b). */
+void tabai_mul_f64_generic(double *r, const double *a, const double *b, size_t nd, unsigned bits) {
+    TABAI_VERIFY_CHECK(nd % 4 == 0 && nd >= 4 && nd <= TABAI_RD_MAX_DIGITS);
+    TABAI_VERIFY_CHECK(tabai_f64_fits(nd, bits));
+    double c[2 * TABAI_RD_MAX_DIGITS];
+    for (size_t k = 0; k < 2 * nd; k++) c[k] = 0.0;
+    for (size_t i = 0; i < nd; i += 4) {
+        const double a0 = a[i], a1 = a[i + 1], a2 = a[i + 2], a3 = a[i + 3];
+        double c0 = c[i], c1 = c[i + 1], c2 = c[i + 2], c3 = c[i + 3];
+        size_t j;
+        for (j = 0; j < nd; j += 4) {
+            double c4 = c[i + j + 4], c5 = c[i + j + 5], c6 = c[i + j + 6], c7 = c[i + j + 7];
+            const double b0 = b[j], b1 = b[j + 1], b2 = b[j + 2], b3 = b[j + 3];
+            c0 += a0 * b0;
+            c1 += a1 * b0;
+            c2 += a2 * b0;
+            c3 += a3 * b0;
+            c1 += a0 * b1;
+            c2 += a1 * b1;
+            c3 += a2 * b1;
+            c4 += a3 * b1;
+            c2 += a0 * b2;
+            c3 += a1 * b2;
+            c4 += a2 * b2;
+            c5 += a3 * b2;
+            c3 += a0 * b3;
+            c4 += a1 * b3;
+            c5 += a2 * b3;
+            c6 += a3 * b3;
+            c[i + j] = c0;
+            c[i + j + 1] = c1;
+            c[i + j + 2] = c2;
+            c[i + j + 3] = c3;
+            c0 = c4;
+            c1 = c5;
+            c2 = c6;
+            c3 = c7;
+        }
+        c[i + j] = c0;
+        c[i + j + 1] = c1;
+        c[i + j + 2] = c2;
+        c[i + j + 3] = c3;
+    }
+    /* one carry pass: q = trunc(x * 2^-b) (exact scaling, x >= 0), digit = x - q * 2^b */
+    const double inv = 1.0 / (double)((uint64_t)1 << bits), rad = (double)((uint64_t)1 << bits);
+    double cy = 0.0;
+    for (size_t k = 0; k < 2 * nd; k++) {
+        double x = c[k] + cy;
+        double q = (double)(int64_t)(x * inv);
+        r[k] = x - q * rad;
+        cy = q;
+    }
+}
+
+void tabai_mul_n_fp64_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    double ad[TABAI_RD_MAX_DIGITS], bd[TABAI_RD_MAX_DIGITS], rd[2 * TABAI_RD_MAX_DIGITS];
+    const unsigned bits = tabai_f64_bits_for(n);
+    const size_t nd = tabai_f64_digits_for(n, bits);
+    tabai_f64_from_limbs(ad, nd, a, n, bits);
+    tabai_f64_from_limbs(bd, nd, b, n, bits);
+    tabai_mul_f64_generic(rd, ad, bd, nd, bits);
+    tabai_f64_to_limbs(r, 2 * n, rd, 2 * nd, bits);
+}

@@ -1,0 +1,167 @@
+/* float64-digit products with AVX2 + FMA (this file only is compiled with -mavx2 -mfma;
+ * reached only when the tier in use is avx2 or above and the CPU has FMA).
+ *
+ *  - tabai_mul_f64_avx2: the plain float64-digit product of mul_fp64.c, vectorised: output
+ *    columns in blocks of 16 (four ymm accumulators of 4 doubles), acc += a[i] * b[k-i+lane]
+ *    by vfmadd (exact: product and sum are integers below 2^53).
+ *  - tabai_mul_f64fma_avx2 / _vec_avx2: wider digits (up to 51 bits) by splitting each
+ *    product exactly: t = fma(x, y, C) with C = 1.5 * 2^(52+b) rounds x*y to a multiple of
+ *    2^b (the ulp of t), hi = t - C (exact), lo = fma(x, y, -hi) (exact, |lo| <= 2^(b-1)).
+ *    hi sums (multiples of 2^b, hi / 2^b <= 2^b - 1) and lo sums stay exact under the bound
+ *    tabai_f64fma_fits; the final pass works in int64 (lo sums are signed).
+ *  Assumes the default rounding mode (round to nearest). */
+#include <immintrin.h>
+
+#include "../simd/delayed.h"
+
+#define LANES 4
+#define BLOCK 4
+#define PAD (LANES * BLOCK)
+
+static inline void f64_carry_pass(double *r, const double *c, size_t ncol, unsigned bits) {
+    const double inv = 1.0 / (double)((uint64_t)1 << bits), rad = (double)((uint64_t)1 << bits);
+    double cy = 0.0;
+    for (size_t k = 0; k < ncol; k++) {
+        double x = c[k] + cy;
+        double q = (double)(int64_t)(x * inv);
+        r[k] = x - q * rad;
+        cy = q;
+    }
+}
+
+void tabai_mul_f64_avx2(double *r, const double *a, const double *b, size_t nd, unsigned bits) {
+    TABAI_VERIFY_CHECK(nd % 4 == 0 && nd >= 4 && nd <= TABAI_RD_MAX_DIGITS);
+    TABAI_VERIFY_CHECK(tabai_f64_fits(nd, bits));
+    _Alignas(32) double bp[TABAI_RD_MAX_DIGITS + 2 * PAD];
+    _Alignas(32) double col[2 * TABAI_RD_MAX_DIGITS + PAD];
+    for (size_t j = 0; j < PAD; j++) bp[j] = bp[PAD + nd + j] = 0.0;
+    for (size_t j = 0; j < nd; j++) bp[PAD + j] = b[j];
+    const ptrdiff_t snd = (ptrdiff_t)nd;
+    const size_t ncol = 2 * nd;
+    for (size_t k = 0; k < ncol; k += PAD) {
+        __m256d c0 = _mm256_setzero_pd(), c1 = c0, c2 = c0, c3 = c0;
+        ptrdiff_t ilo = (ptrdiff_t)k - (snd - 1), ihi = (ptrdiff_t)k + PAD - 1;
+        if (ilo < 0) ilo = 0;
+        if (ihi > snd - 1) ihi = snd - 1;
+        for (ptrdiff_t i = ilo; i <= ihi; i++) {
+            __m256d ai = _mm256_broadcast_sd(a + i);
+            const double *bq = bp + PAD + (ptrdiff_t)k - i;
+            c0 = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + 0), c0);
+            c1 = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + 4), c1);
+            c2 = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + 8), c2);
+            c3 = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + 12), c3);
+        }
+        _mm256_store_pd(col + k + 0, c0);
+        _mm256_store_pd(col + k + 4, c1);
+        _mm256_store_pd(col + k + 8, c2);
+        _mm256_store_pd(col + k + 12, c3);
+    }
+    f64_carry_pass(r, col, ncol, bits);
+}
+
+/* final pass of the split products: column k = L[k] + H[k-1] / 2^b, signed, in int64 */
+static inline void fma_carry_pass(double *r, const double *L, const double *H, size_t ncol,
+                                  unsigned bits) {
+    const double inv = 1.0 / (double)((uint64_t)1 << bits);
+    const int64_t mask = (int64_t)((((uint64_t)1) << bits) - 1);
+    int64_t cy = 0;
+    for (size_t k = 0; k < ncol; k++) {
+        int64_t x = (int64_t)L[k] + cy;
+        if (k > 0) x += (int64_t)(H[k - 1] * inv);
+        r[k] = (double)(x & mask);
+        cy = x >> bits; /* arithmetic shift: floor division of a signed column */
+    }
+}
+
+static inline double magic_for(unsigned bits) { return 1.5 * 4503599627370496.0 * (double)((uint64_t)1 << bits); }
+
+void tabai_mul_f64fma_avx2(double *r, const double *a, const double *b, size_t nd, unsigned bits) {
+    TABAI_VERIFY_CHECK(nd >= 1 && nd <= TABAI_RD_MAX_DIGITS && tabai_f64fma_fits(nd, bits));
+    double H[2 * TABAI_RD_MAX_DIGITS], L[2 * TABAI_RD_MAX_DIGITS];
+    const double C = magic_for(bits);
+    for (size_t k = 0; k < 2 * nd; k++) H[k] = L[k] = 0.0;
+    for (size_t i = 0; i < nd; i++) {
+        const double x = a[i];
+        for (size_t j = 0; j < nd; j++) {
+            double t = __builtin_fma(x, b[j], C);
+            double hi = t - C;
+            double lo = __builtin_fma(x, b[j], -hi);
+            H[i + j] += hi;
+            L[i + j] += lo;
+        }
+    }
+    fma_carry_pass(r, L, H, 2 * nd, bits);
+}
+
+void tabai_mul_f64fma_vec_avx2(double *r, const double *a, const double *b, size_t nd,
+                               unsigned bits) {
+    TABAI_VERIFY_CHECK(nd >= 1 && nd <= TABAI_RD_MAX_DIGITS && tabai_f64fma_fits(nd, bits));
+    _Alignas(32) double bp[TABAI_RD_MAX_DIGITS + 2 * PAD];
+    _Alignas(32) double H[2 * TABAI_RD_MAX_DIGITS + PAD], L[2 * TABAI_RD_MAX_DIGITS + PAD];
+    for (size_t j = 0; j < PAD; j++) bp[j] = bp[PAD + nd + j] = 0.0;
+    for (size_t j = 0; j < nd; j++) bp[PAD + j] = b[j];
+    const __m256d C = _mm256_set1_pd(magic_for(bits));
+    const ptrdiff_t snd = (ptrdiff_t)nd;
+    const size_t ncol = 2 * nd;
+    for (size_t k = 0; k < ncol; k += PAD) {
+        __m256d h0 = _mm256_setzero_pd(), h1 = h0, h2 = h0, h3 = h0;
+        __m256d l0 = h0, l1 = h0, l2 = h0, l3 = h0;
+        ptrdiff_t ilo = (ptrdiff_t)k - (snd - 1), ihi = (ptrdiff_t)k + PAD - 1;
+        if (ilo < 0) ilo = 0;
+        if (ihi > snd - 1) ihi = snd - 1;
+        for (ptrdiff_t i = ilo; i <= ihi; i++) {
+            __m256d ai = _mm256_broadcast_sd(a + i);
+            const double *bq = bp + PAD + (ptrdiff_t)k - i;
+#define SPLIT(hh, ll, off)                                                                     \
+    do {                                                                                       \
+        __m256d y = _mm256_loadu_pd(bq + (off));                                               \
+        __m256d hi = _mm256_sub_pd(_mm256_fmadd_pd(ai, y, C), C);                              \
+        hh = _mm256_add_pd(hh, hi);                                                            \
+        ll = _mm256_add_pd(ll, _mm256_fmsub_pd(ai, y, hi));                                    \
+    } while (0)
+            SPLIT(h0, l0, 0);
+            SPLIT(h1, l1, 4);
+            SPLIT(h2, l2, 8);
+            SPLIT(h3, l3, 12);
+#undef SPLIT
+        }
+        _mm256_store_pd(H + k + 0, h0);
+        _mm256_store_pd(H + k + 4, h1);
+        _mm256_store_pd(H + k + 8, h2);
+        _mm256_store_pd(H + k + 12, h3);
+        _mm256_store_pd(L + k + 0, l0);
+        _mm256_store_pd(L + k + 4, l1);
+        _mm256_store_pd(L + k + 8, l2);
+        _mm256_store_pd(L + k + 12, l3);
+    }
+    fma_carry_pass(r, L, H, ncol, bits);
+}
+
+void tabai_mul_n_fp64_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    double ad[TABAI_RD_MAX_DIGITS], bd[TABAI_RD_MAX_DIGITS], rd[2 * TABAI_RD_MAX_DIGITS];
+    const unsigned bits = tabai_f64_bits_for(n);
+    const size_t nd = tabai_f64_digits_for(n, bits);
+    tabai_f64_from_limbs(ad, nd, a, n, bits);
+    tabai_f64_from_limbs(bd, nd, b, n, bits);
+    tabai_mul_f64_avx2(rd, ad, bd, nd, bits);
+    tabai_f64_to_limbs(r, 2 * n, rd, 2 * nd, bits);
+}
+
+static void mul_n_fma(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, int vec) {
+    double ad[TABAI_RD_MAX_DIGITS], bd[TABAI_RD_MAX_DIGITS], rd[2 * TABAI_RD_MAX_DIGITS];
+    const unsigned bits = tabai_f64fma_bits_for(n);
+    const size_t nd = tabai_f64_digits_for(n, bits);
+    tabai_f64_from_limbs(ad, nd, a, n, bits);
+    tabai_f64_from_limbs(bd, nd, b, n, bits);
+    if (vec) tabai_mul_f64fma_vec_avx2(rd, ad, bd, nd, bits);
+    else tabai_mul_f64fma_avx2(rd, ad, bd, nd, bits);
+    tabai_f64_to_limbs(r, 2 * n, rd, 2 * nd, bits);
+}
+
+void tabai_mul_n_fp64fma_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    mul_n_fma(r, a, b, n, 0);
+}
+
+void tabai_mul_n_fp64fma_vec_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    mul_n_fma(r, a, b, n, 1);
+}

@@ -1,0 +1,190 @@
+/* Carry-save, register-blocked Ohta modular multiplication (seed 003, Zheng-Ohta-Araki):
+ * the three products of Ohta's Algorithm 3 (H = a*b, the truncated H*K, the low half of
+ * d*p) are computed on b-bit digits held in 64-bit words, every column accumulated without
+ * carries (carry save) and the loops blocked k x k over registers (k = 2, 3, 4; the seed
+ * found 3x3 best on a Pentium 4). Each product is followed by one carry pass.
+ *
+ * The context is the ordinary tabai_ohta (R = 2^(64n), K = floor(R^2/p), n+1 limbs); p, K
+ * and the operands are converted to digits on every call (O(n), part of the measured cost).
+ *   - digit size b: the largest b <= 32 whose column bound tabai_rd_fits holds for the
+ *     largest column of the three products (docs/bounds/delayed.md);
+ *   - H = a*b exactly (2nd digits, nd = ceil(bits(p) / b));
+ *   - T = the columns c >= c0 of H*K, with c0 chosen so that the dropped columns sum to
+ *     less than m 2^(b (c0+1)) <= 2^(128n) = R^2 (m = terms per column); then, as in
+ *     docs/bounds/ohta.md, d = floor(T / R^2) is floor(H K / R^2) or one less, and
+ *     q - d is in {0, 1, 2};
+ *   - f = H - d*p on nd+1 digits (f < 3p < 2^(b(nd+1))), two subtractions of p by masks.
+ * Constant time: every branch and address depends on n, bits(p), bits(K) only. */
+#include "../simd/delayed.h"
+#include "mod.h"
+
+#define CS_MAXD 1024 /* digits of the largest buffer (T columns at 8192 bits: about 920) */
+
+static unsigned cs_lg(size_t m) { return 64u - (unsigned)__builtin_clzll((unsigned long long)m); }
+
+/* the shape of one context: digit size and lengths (all public) */
+typedef struct cs_shape {
+    unsigned b;
+    size_t nd;  /* digits of p, a, b, d */
+    size_t ndk; /* digits of K */
+} cs_shape;
+
+static size_t cs_max_terms(size_t nd, size_t ndk) {
+    size_t t = ndk < 2 * nd ? ndk : 2 * nd; /* columns of H*K */
+    return t > nd + 1 ? t : nd + 1;          /* d*p: up to nd+1 terms below column nd+1 */
+}
+
+static cs_shape cs_shape_of(const tabai_ohta *ctx) {
+    cs_shape s = {0, 0, 0};
+    size_t kbits = tabai_bitlen_vartime(ctx->k, ctx->n + 1);
+    for (unsigned b = 32; b >= 8; b--) {
+        size_t nd = tabai_digits_for(ctx->bits, b), ndk = tabai_digits_for(kbits, b);
+        if (tabai_rd_fits(cs_max_terms(nd, ndk), b)) {
+            s.b = b;
+            s.nd = nd;
+            s.ndk = ndk;
+            return s;
+        }
+    }
+    return s; /* unreachable for n <= 128 (b = 27 always fits) */
+}
+
+unsigned tabai_ohta_cs_bits(const tabai_ohta *ctx) { return cs_shape_of(ctx).b; }
+
+/* c[i+j] += x[i] * y[j] for the k x k blocks of x[nx] * y[ny] (nx, ny multiples of k,
+ * zero padded) that reach a column in [clo, chi]; other blocks are skipped (their columns
+ * are not used). For each block of k x-digits the 2k-1 columns it touches roll through
+ * registers w[0..2k-1] while j walks over y: one load and one store per column and k-block,
+ * k^2 multiply-adds per k loads of y. Column sums must fit 64 bits where they are used. */
+TABAI_INLINE void cs_cols(uint64_t *c, const uint64_t *x, size_t nx, const uint64_t *y, size_t ny,
+                          size_t clo, size_t chi, const size_t k) {
+    for (size_t i = 0; i < nx; i += k) {
+        if (i > chi) break;
+        size_t jlo = 0;
+        if (clo > i + 2 * k - 2) jlo = (clo - (i + 2 * k - 2) + k - 1) / k * k;
+        size_t jend = (chi - i) / k * k + k;
+        if (jend > ny) jend = ny;
+        if (jlo >= jend) continue;
+        uint64_t xv[4], w[8];
+#pragma GCC unroll 4
+        for (size_t t = 0; t < k; t++) {
+            xv[t] = x[i + t];
+            w[t] = c[i + jlo + t];
+        }
+        size_t j;
+        for (j = jlo; j < jend; j += k) {
+            uint64_t yv[4];
+#pragma GCC unroll 4
+            for (size_t t = 0; t < k; t++) {
+                w[k + t] = c[i + j + k + t];
+                yv[t] = y[j + t];
+            }
+#pragma GCC unroll 4
+            for (size_t u = 0; u < k; u++)
+#pragma GCC unroll 4
+                for (size_t t = 0; t < k; t++) w[t + u] += xv[t] * yv[u];
+#pragma GCC unroll 4
+            for (size_t t = 0; t < k; t++) {
+                c[i + j + t] = w[t];
+                w[t] = w[k + t];
+            }
+        }
+#pragma GCC unroll 4
+        for (size_t t = 0; t < k; t++) c[i + j + t] = w[t];
+    }
+}
+
+/* digits out[lo..hi) of the columns c[lo..hi): one carry pass; returns the carry out */
+static inline uint64_t cs_carry(uint64_t *out, const uint64_t *c, size_t lo, size_t hi, unsigned b) {
+    const uint64_t mask = (((uint64_t)1) << b) - 1;
+    uint64_t cy = 0;
+    for (size_t q = lo; q < hi; q++) {
+        uint64_t x = c[q] + cy;
+        out[q] = x & mask;
+        cy = x >> b;
+    }
+    return cy;
+}
+
+/* f[m] = x[m] - y[m] mod 2^(b m) on normalized digits; returns 1 if x < y (borrow out) */
+static inline uint64_t cs_sub(uint64_t *f, const uint64_t *x, const uint64_t *y, size_t m, unsigned b) {
+    const int64_t mask = (int64_t)((((uint64_t)1) << b) - 1);
+    int64_t bw = 0;
+    for (size_t q = 0; q < m; q++) {
+        int64_t t = (int64_t)x[q] - (int64_t)y[q] + bw;
+        f[q] = (uint64_t)(t & mask);
+        bw = t >> b; /* 0 or -1 */
+    }
+    return (uint64_t)(-bw);
+}
+
+TABAI_INLINE void ohta_mul_cs(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a, const uint64_t *bb,
+                              const size_t k) {
+    const cs_shape s = cs_shape_of(ctx);
+    const unsigned b = s.b;
+    const size_t n = ctx->n, nd = s.nd, ndk = s.ndk;
+    const size_t ndp = (nd + 1 + k - 1) / k * k;     /* a, b, p, d padded (>= nd+1) */
+    const size_t nh = 2 * nd, nhp = (nh + k - 1) / k * k;
+    const size_t nkp = (ndk + k - 1) / k * k;
+    uint64_t ad[CS_MAXD / 2], bd[CS_MAXD / 2], pd[CS_MAXD / 2], dd[CS_MAXD / 2];
+    uint64_t kd[CS_MAXD / 2], h[CS_MAXD], c[CS_MAXD + 16];
+    TABAI_VERIFY_CHECK(b >= 8 && nhp + nkp + 2 * k <= CS_MAXD);
+
+    tabai_rd_from_limbs(ad, ndp, a, n, b);
+    tabai_rd_from_limbs(bd, ndp, bb, n, b);
+    tabai_rd_from_limbs(pd, ndp, ctx->p, n, b);
+    tabai_rd_from_limbs(kd, nkp, ctx->k, n + 1, b);
+
+    /* 1. H = a * b: all columns, one carry pass */
+    for (size_t q = 0; q < 2 * ndp + 2 * k; q++) c[q] = 0;
+    cs_cols(c, ad, ndp, bd, ndp, 0, 2 * ndp, k);
+    cs_carry(h, c, 0, nhp, b); /* columns >= 2nd are 0 (a, b < 2^(b nd)) */
+
+    /* 2. T = columns >= c0 of H * K, d = floor(T / 2^(128n)) */
+    const size_t m = nh < ndk ? nh : ndk;
+    const size_t rbits = 128 * n;
+    size_t c0 = 0;
+    if (rbits > cs_lg(m) + b) c0 = (rbits - cs_lg(m)) / b - 1;
+    const size_t ntc = nhp + nkp; /* columns of H*K */
+    for (size_t q = 0; q < ntc + 2 * k; q++) c[q] = 0;
+    cs_cols(c, h, nhp, kd, nkp, c0, ntc, k);
+    cs_carry(c, c, c0, ntc + 1, b); /* digits of T in place, from column c0 */
+    {
+        const size_t q0 = rbits / b; /* d starts at bit rbits = q0*b + off */
+        const unsigned off = (unsigned)(rbits % b);
+        const uint64_t mask = (((uint64_t)1) << b) - 1;
+        for (size_t j = 0; j < ndp; j++) {
+            size_t q = q0 + j;
+            uint64_t lo = q < ntc + 1 ? c[q] : 0, hi = q + 1 < ntc + 1 ? c[q + 1] : 0;
+            dd[j] = j < nd ? ((lo >> off) | (off ? hi << (b - off) : 0)) & mask : 0;
+        }
+    }
+
+    /* 3. the low nd+1 digits of d * p */
+    for (size_t q = 0; q < 2 * ndp + 2 * k; q++) c[q] = 0;
+    cs_cols(c, dd, ndp, pd, ndp, 0, nd, k);
+    cs_carry(c, c, 0, nd + 1, b);
+
+    /* 4. f = H - d p mod 2^(b(nd+1)), in [0, 3p); two subtractions of p by masks */
+    uint64_t f[CS_MAXD / 2], t[CS_MAXD / 2];
+    cs_sub(f, h, c, nd + 1, b);
+    for (int round = 0; round < 2; round++) {
+        uint64_t bw = cs_sub(t, f, pd, nd + 1, b);
+        uint64_t mk = tabai_mask(bw);
+        for (size_t q = 0; q <= nd; q++) f[q] = (f[q] & mk) | (t[q] & ~mk);
+    }
+    tabai_rd_to_limbs(r, n, f, nd, b);
+}
+
+void tabai_ohta_mul_cs2_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b) {
+    ohta_mul_cs(ctx, r, a, b, 2);
+}
+void tabai_ohta_mul_cs3_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b) {
+    ohta_mul_cs(ctx, r, a, b, 3);
+}
+void tabai_ohta_mul_cs4_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b) {
+    ohta_mul_cs(ctx, r, a, b, 4);
+}

@@ -1,0 +1,116 @@
+/* The seeds' delayed-carry kernels (issue 5): reduced-radix digits, columns accumulated
+ * without carries, one carry pass at the end. Internal interface of src/simd/, src/fp64/ and
+ * src/mod/ohta_cs.c. Nothing here is exported.
+ *
+ * Digit forms (all least significant digit first):
+ *   - "rd" (reduced-radix integer digits): uint64_t words, each digit < 2^bits, bits <= 32,
+ *     so that pmuludq / vpmuludq (32x32 -> 64) multiply two digits exactly.
+ *   - "f64" (float64 digits): doubles holding integers < 2^bits.
+ *   - "c16": the 16-bit digits of seed 000's Example 1 (uint16_t).
+ * The digit size is chosen per size from the bounds below (docs/bounds/delayed.md) and
+ * asserted with TABAI_VERIFY_CHECK in the kernels.
+ */
+#ifndef TABAI_SIMD_DELAYED_H
+#define TABAI_SIMD_DELAYED_H
+
+#include "../internal.h"
+
+/* Largest digit count the stack buffers of the kernels take: 8192 bits in 27-bit digits
+ * is 304; in 22-bit float64 digits 373. */
+#define TABAI_RD_MAX_DIGITS 512
+
+/* ---- bounds (docs/bounds/delayed.md) -------------------------------------------------- */
+
+/* 1 if m column terms of two b-bit digits, plus the incoming carry of the final pass, fit
+ * below 2^64:  m * (2^b - 1) * 2^b < 2^64.  (A column holds m products <= (2^b-1)^2; the
+ * carry into a column is <= M / (2^b - 1) for M the largest column, so column + carry <=
+ * m (2^b - 1) 2^b.) */
+int tabai_rd_fits(size_t m, unsigned b);
+/* Largest m with tabai_rd_fits(m, b) (b in 1..32). */
+size_t tabai_rd_max_terms(unsigned b);
+/* Digit size for an n-limb product in the SIMD kernels: the largest b <= 32 such that
+ * nd = ceil(64n / b) digits satisfy tabai_rd_fits(nd, b); 0 if none (never for n <= 128). */
+unsigned tabai_rd_bits_for(size_t n);
+/* ceil(bits_total / b). */
+static inline size_t tabai_digits_for(size_t bits_total, unsigned b) { return (bits_total + b - 1) / b; }
+
+/* float64: column + carry <= m (2^b - 1) 2^b <= 2^53 keeps every sum an exactly
+ * representable integer. */
+int tabai_f64_fits(size_t m, unsigned b);
+size_t tabai_f64_max_terms(unsigned b);
+/* Digit size of the plain float64 kernels for n limbs (nd rounded up to a multiple of 4). */
+unsigned tabai_f64_bits_for(size_t n);
+/* FMA split (hi = a*b rounded to a multiple of 2^b with a magic constant, lo = fma(a, b,
+ * -hi)): b <= 51, and the lo sums (|lo| <= 2^(b-1)) and hi sums (hi / 2^b <= 2^b - 1) of a
+ * column stay exact:  m * 2^(b-1) <= 2^53  and  m * (2^b - 1) <= 2^53. */
+int tabai_f64fma_fits(size_t m, unsigned b);
+size_t tabai_f64fma_max_terms(unsigned b);
+unsigned tabai_f64fma_bits_for(size_t n);
+/* Digit count of the float64 kernels: ceil(64n / b) rounded up to a multiple of 4 (the 4x4
+ * register blocks). */
+static inline size_t tabai_f64_digits_for(size_t n, unsigned b) {
+    return (tabai_digits_for(64 * n, b) + 3) & ~(size_t)3;
+}
+
+/* ---- conversions between 64-bit limbs and digits (separate, measured apart) ----------- */
+
+/* d[nd] = the b-bit digits of a[n] (digits past the end of a are 0). Requires nd*b >= 64n
+ * or a < 2^(nd*b). Time: constant (positions are public). */
+void tabai_rd_from_limbs(uint64_t *d, size_t nd, const uint64_t *a, size_t n, unsigned b);
+/* r[n] = the low 64n bits of sum d[i] 2^(b i). Requires every d[i] < 2^b. */
+void tabai_rd_to_limbs(uint64_t *r, size_t n, const uint64_t *d, size_t nd, unsigned b);
+void tabai_f64_from_limbs(double *d, size_t nd, const uint64_t *a, size_t n, unsigned b);
+/* Requires every d[i] an integer in [0, 2^b). */
+void tabai_f64_to_limbs(uint64_t *r, size_t n, const double *d, size_t nd, unsigned b);
+
+/* ---- reduced-radix integer digits (seed 000) ------------------------------------------- */
+
+/* r[2nd] = a[nd] * b[nd] in b-bit digits, columns accumulated with (v)pmuludq/(v)paddq,
+ * one carry pass; out digits < 2^bits. Requires digits < 2^bits, tabai_rd_fits(nd, bits),
+ * 1 <= nd <= TABAI_RD_MAX_DIGITS. r must not overlap a or b. */
+void tabai_mul_rd_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t nd,
+                          unsigned bits);
+void tabai_mul_rd_sse2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t nd,
+                       unsigned bits);
+void tabai_mul_rd_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t nd,
+                       unsigned bits);
+/* r[2n] = a[n] * b[n]: conversion to digits, the kernel above, conversion back. */
+void tabai_mul_n_simd29_sse2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_simd29_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+
+/* Seed 000 Example 1: t[2nd] = a[nd] * b[nd] in 16-bit digits, carry propagated on every
+ * step (the baseline the seed measured against). t must not overlap a or b. */
+void tabai_mul_c16_generic(uint16_t *t, const uint16_t *a, const uint16_t *b, size_t nd);
+void tabai_mul_n_c16_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+
+/* ---- float64 digits (seed 002) ---------------------------------------------------------- */
+
+/* r[2nd] = a[nd] * b[nd] in float64 digits of `bits` bits, 4x4 register blocking, delayed
+ * carry, carries by multiplication with 2^-bits and truncation. Requires nd % 4 == 0,
+ * tabai_f64_fits(nd, bits), digits integers in [0, 2^bits). Out digits in [0, 2^bits). */
+void tabai_mul_f64_generic(double *r, const double *a, const double *b, size_t nd, unsigned bits);
+/* The same, AVX2 + FMA vectors of 4 doubles (column blocks). */
+void tabai_mul_f64_avx2(double *r, const double *a, const double *b, size_t nd, unsigned bits);
+/* FMA-split products: digits up to 51 bits (tabai_f64fma_fits(nd, bits)), scalar and AVX2. */
+void tabai_mul_f64fma_avx2(double *r, const double *a, const double *b, size_t nd, unsigned bits);
+void tabai_mul_f64fma_vec_avx2(double *r, const double *a, const double *b, size_t nd,
+                               unsigned bits);
+void tabai_mul_n_fp64_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_fp64_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_fp64fma_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_fp64fma_vec_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+
+/* ---- carry-save, register-blocked Ohta (seed 003), src/mod/ohta_cs.c -------------------- */
+
+/* Digit size of the carry-save Ohta for an n-limb context (largest column of its three
+ * products within tabai_rd_fits). */
+unsigned tabai_ohta_cs_bits(const tabai_ohta *ctx);
+/* r = a*b mod p, a, b < p; blocking k = 2, 3, 4. Constant time. */
+void tabai_ohta_mul_cs2_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b);
+void tabai_ohta_mul_cs3_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b);
+void tabai_ohta_mul_cs4_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b);
+
+#endif
