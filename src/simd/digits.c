@@ -82,42 +82,38 @@ void tabai_f64_from_limbs(double *d, size_t nd, const uint64_t *a, size_t n, uns
     for (size_t j = 0; j < nd; j++) d[j] = (double)digit_at(a, n, j, b);
 }
 
+/* Packs digits (< 2^b, b <= 63) into limbs with 64-bit shifts: acc holds `have` < 64 bits.
+ * The branch depends on the digit position only (public). */
+#define PACK_DIGITS(GET)                                                                    \
+    uint64_t acc = 0;                                                                       \
+    unsigned have = 0;                                                                      \
+    size_t li = 0;                                                                          \
+    for (size_t j = 0; j < nd && li < n; j++) {                                             \
+        uint64_t x = GET(j);                                                                \
+        acc |= x << have;                                                                   \
+        if (have + b >= 64) {                                                               \
+            r[li++] = acc;                                                                  \
+            acc = have ? x >> (64 - have) : 0;                                              \
+            have = have + b - 64;                                                           \
+        } else {                                                                            \
+            have += b;                                                                      \
+        }                                                                                   \
+    }                                                                                       \
+    while (li < n) {                                                                        \
+        r[li++] = acc;                                                                      \
+        acc = 0;                                                                            \
+    }
+
 void tabai_rd_to_limbs(uint64_t *r, size_t n, const uint64_t *d, size_t nd, unsigned b) {
-    tabai_u128 acc = 0;
-    unsigned have = 0;
-    size_t li = 0;
-    for (size_t j = 0; j < nd && li < n; j++) {
-        acc |= (tabai_u128)d[j] << have;
-        have += b;
-        if (have >= 64) {
-            r[li++] = (uint64_t)acc;
-            acc >>= 64;
-            have -= 64;
-        }
-    }
-    while (li < n) {
-        r[li++] = (uint64_t)acc;
-        acc >>= 64;
-    }
+#define GET_RD(j) d[j]
+    PACK_DIGITS(GET_RD)
+#undef GET_RD
 }
 
 void tabai_f64_to_limbs(uint64_t *r, size_t n, const double *d, size_t nd, unsigned b) {
-    tabai_u128 acc = 0;
-    unsigned have = 0;
-    size_t li = 0;
-    for (size_t j = 0; j < nd && li < n; j++) {
-        acc |= (tabai_u128)(uint64_t)d[j] << have;
-        have += b;
-        if (have >= 64) {
-            r[li++] = (uint64_t)acc;
-            acc >>= 64;
-            have -= 64;
-        }
-    }
-    while (li < n) {
-        r[li++] = (uint64_t)acc;
-        acc >>= 64;
-    }
+#define GET_F64(j) ((uint64_t)d[j])
+    PACK_DIGITS(GET_F64)
+#undef GET_F64
 }
 
 /* ---- reduced-radix reference product --------------------------------------------------- */
