@@ -61,4 +61,7 @@ void tabai_mod_add_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, 
 void tabai_mod_sub_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
                              size_t n);
 
+/* ---- bmi2 tier (src/x64/: generated mulx/adox/adcx assembly) ---- */
+#include "../x64/x64.h"
+
 #endif

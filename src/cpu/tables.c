@@ -37,7 +37,31 @@ static void fill_generic(tabai_kernels *t) {
 }
 
 /* bmi2 tier (BMI2 + ADX): the generated mulx/adox/adcx kernels of src/x64/. */
-static void fill_bmi2(tabai_kernels *t) { (void)t; }
+#define FILL_BMI2_FIXED(N)                                                                    \
+    t->mul[N] = tabai_mul_n##N##_bmi2;                                                        \
+    t->sqr[N] = tabai_sqr_n##N##_bmi2;                                                        \
+    t->mont_mul[N] = tabai_mont_mul_n##N##_bmi2;                                              \
+    t->mont_sqr[N] = tabai_mont_sqr_n##N##_bmi2;                                              \
+    t->mod_add[N] = tabai_mod_add_n##N##_bmi2;                                                \
+    t->mod_sub[N] = tabai_mod_sub_n##N##_bmi2;                                                \
+    t->mul_sym[N] = "mul_n" #N "_bmi2";                                                       \
+    t->sqr_sym[N] = "sqr_n" #N "_bmi2";                                                       \
+    t->mont_mul_sym[N] = "mont_mul_n" #N "_bmi2";                                             \
+    t->mont_sqr_sym[N] = "mont_sqr_n" #N "_bmi2";
+
+static void fill_bmi2(tabai_kernels *t) {
+    t->mul_1 = tabai_mul_1_n_bmi2;
+    t->addmul_1 = tabai_addmul_1_n_bmi2;
+    t->mul[0] = tabai_mul_n_bmi2;
+    t->sqr[0] = tabai_sqr_n_bmi2;
+    t->mont_mul[0] = tabai_mont_mul_n_bmi2;
+    t->mont_sqr[0] = tabai_mont_sqr_n_bmi2;
+    t->mul_sym[0] = "mul_n_bmi2";
+    t->sqr_sym[0] = "sqr_n_bmi2";
+    t->mont_mul_sym[0] = "mont_mul_n_bmi2";
+    t->mont_sqr_sym[0] = "mont_sqr_n_bmi2";
+    TABAI_FOR_FIXED(FILL_BMI2_FIXED)
+}
 
 /* avx2 tier: nothing of its own yet; inherits bmi2. */
 static void fill_avx2(tabai_kernels *t) { (void)t; }

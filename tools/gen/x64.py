@@ -1,0 +1,757 @@
+#!/usr/bin/env python3
+"""Generator of tabai's x86-64 kernels, tier "bmi2" (BMI2 + ADX): mulx rows with two
+independent carry chains (adox for the low halves, adcx for the high halves), every partial
+sum of a row kept in registers (seed 004). Emits GNU as (.S, Intel syntax, System V AMD64
+ABI, endbr64, CFI, .note.GNU-stack) into one folder:
+
+  mul.S    tabai_mul_n{N}_bmi2      r[2N] = a[N]*b[N], N = 1..16
+  sqr.S    tabai_sqr_n{N}_bmi2      r[2N] = a[N]^2
+  mont.S   tabai_mont_mul_n{N}_bmi2, tabai_mont_sqr_n{N}_bmi2
+  modas.S  tabai_mod_add_n{N}_bmi2, tabai_mod_sub_n{N}_bmi2
+  row.S    tabai_mul_1_n_bmi2, tabai_addmul_1_n_bmi2 (any n)
+  x64_mix.h  instruction mix of every generated function (read by the benchmark)
+
+Usage: python3 tools/gen/x64.py --out src/x64     (the exact command is written into every
+output file; tests/c/x64_fresh.cmake regenerates into a temporary folder and diffs.)
+No third-party library. See docs/x64.md for the register allocation and the carry chains.
+"""
+import argparse
+import os
+import re
+import sys
+
+NMAX = 16
+CALLEE = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
+R32 = {"rax": "eax", "rbx": "ebx", "rcx": "ecx", "rdx": "edx", "rsi": "esi", "rdi": "edi",
+       "rbp": "ebp", "rsp": "esp"}
+for _i in range(8, 16):
+    R32["r%d" % _i] = "r%dd" % _i
+CMD = "python3 tools/gen/x64.py --out src/x64"
+
+
+def d32(r):
+    return R32[r]
+
+
+def m(base, off=0, idx=None):
+    """qword memory operand [base + idx*8 + off]."""
+    s = base
+    if idx is not None:
+        s += " + 8*" + idx
+    if off > 0:
+        s += " + %d" % off
+    elif off < 0:
+        s += " - %d" % (-off)
+    return "qword ptr [%s]" % s
+
+
+class Func:
+    """One generated function: body lines, stack frame, prologue/epilogue with CFI."""
+
+    def __init__(self, name, contract, regmap=""):
+        self.name = name
+        self.contract = contract
+        self.regmap = regmap
+        self.body = []
+        self.frame = 0  # bytes below the pushes (rsp-relative slots)
+        self.nlabel = 0
+
+    def __call__(self, op, *args):
+        self.body.append("\t%s\t%s" % (op, ", ".join(args)) if args else "\t" + op)
+
+    def label(self, name):
+        self.body.append("%s:" % name)
+
+    def newlabel(self, hint):
+        self.nlabel += 1
+        return ".L%s_%s_%d" % (self.name, hint, self.nlabel)
+
+    def used_callee(self):
+        text = "\n".join(self.body)
+        return [r for r in CALLEE if re.search(r"\b%s\b|\b%s\b" % (r, d32(r)), text)]
+
+    def render(self):
+        saved = self.used_callee()
+        frame = self.frame
+        out = ["", "/* %s" % self.contract]
+        if self.regmap:
+            out.append(" * %s" % self.regmap)
+        out.append(" */")
+        out += ["\t.globl\t%s" % self.name, "\t.hidden\t%s" % self.name,
+                "\t.type\t%s, @function" % self.name, "\t.p2align\t4", "%s:" % self.name,
+                "\t.cfi_startproc", "\tendbr64"]
+        for r in saved:
+            out += ["\tpush\t%s" % r, "\t.cfi_adjust_cfa_offset 8", "\t.cfi_rel_offset %s, 0" % r]
+        if frame:
+            out += ["\tsub\trsp, %d" % frame, "\t.cfi_adjust_cfa_offset %d" % frame]
+        out += self.body
+        if frame:
+            out += ["\tadd\trsp, %d" % frame, "\t.cfi_adjust_cfa_offset -%d" % frame]
+        for r in reversed(saved):
+            out += ["\tpop\t%s" % r, "\t.cfi_adjust_cfa_offset -8", "\t.cfi_restore %s" % r]
+        out += ["\tret", "\t.cfi_endproc", "\t.size\t%s, .-%s" % (self.name, self.name)]
+        return "\n".join(out) + "\n"
+
+    def mix(self):
+        """Instruction counts of the body (prologue/epilogue excluded)."""
+        c = {"mulx": 0, "adcx": 0, "adox": 0, "adc": 0, "add": 0, "sbb_sub": 0, "mov": 0,
+             "cmov": 0, "other": 0, "spill": 0, "total": 0}
+        for line in self.body:
+            if line.endswith(":"):
+                continue
+            parts = line.split(None, 1)
+            op = parts[0]
+            args = parts[1] if len(parts) > 1 else ""
+            c["total"] += 1
+            if op in ("mulx", "adcx", "adox", "adc", "add", "mov"):
+                c[op] += 1
+            elif op in ("sbb", "sub"):
+                c["sbb_sub"] += 1
+            elif op.startswith("cmov"):
+                c["cmov"] += 1
+            else:
+                c["other"] += 1
+            if "[rsp" in args:
+                c["spill"] += 1
+        return c
+
+
+# ----------------------------------------------------------------------------------------
+# mul: rows of mulx over a register window (seed 004's mulPack / mulPackAdd), chunked over a
+# when the window does not fit.
+
+def emit_mul(f, R, roff, A, aoff, B, boff, na, nb, regs):
+    """R[roff/8 + 0 .. na+nb-1] = A[na] * B[nb]. A is the mulx memory operand (window over
+    A, at most len(regs)-2 limbs for one chunk, len(regs)-3 per chunk otherwise), rdx takes
+    B[i] row by row. regs: scratch registers (not rdx, not the pointers). R must not
+    overlap A or B."""
+    if na <= len(regs) - 2:
+        widths = [na]
+    else:
+        wmax = len(regs) - 3
+        k = -(-na // wmax)
+        widths = [na // k + (1 if i < na % k else 0) for i in range(k)]
+    c0 = 0
+    for ci, w in enumerate(widths):
+        emit_mul_chunk(f, R, roff, A, aoff + 8 * c0, B, boff, w, nb, c0, ci == 0, regs)
+        c0 += w
+
+
+def emit_mul_chunk(f, R, roff, A, aoff, B, boff, w, nb, c0, first, regs):
+    lo, hi = regs[0], regs[1]
+    cy = None if first else regs[2]
+    pool = regs[2:] if first else regs[3:]
+    W = pool[:w]
+
+    def rpos(p):
+        return m(R, roff + 8 * p)
+
+    # row 0: W <- A * B[0] (positions c0+1 ..), position c0 -> hi
+    f("mov", "rdx", m(B, boff))
+    f("mulx", W[0], hi, m(A, aoff))
+    for j in range(1, w):
+        f("mulx", W[j], lo, m(A, aoff + 8 * j))
+        f("add" if j == 1 else "adc", W[j - 1], lo)
+    if w > 1:
+        f("adc", W[w - 1], "0")
+    if first:
+        f("mov", rpos(c0), hi)
+    else:
+        f("add", hi, rpos(c0))
+        f("mov", rpos(c0), hi)
+        f("sbb", cy, cy)
+    # rows 1..nb-1: W += A * B[i], two chains, out W[0]
+    for i in range(1, nb):
+        p = c0 + i
+        f("mov", "rdx", m(B, boff + 8 * i))
+        f("xor", d32(lo), d32(lo))
+        H = hi
+        for j in range(w):
+            f("mulx", H, lo, m(A, aoff + 8 * j))
+            f("adox", W[j], lo)
+            if j == 0 and first:
+                f("mov", rpos(p), W[0])
+            if j < w - 1:
+                f("adcx", W[j + 1], H)
+        f("mov", d32(lo), "0")
+        f("adox", H, lo)
+        f("adcx", H, lo)
+        out = W[0]
+        if not first:
+            f("neg", cy)
+            f("adc", out, rpos(p))
+            f("mov", rpos(p), out)
+            f("sbb", cy, cy)
+        W = W[1:] + [H]
+        hi = out
+    # final window: positions c0+nb .. c0+nb+w-1 (fresh)
+    if not first:
+        f("neg", cy)
+    for j in range(w):
+        if not first:
+            f("adc", W[j], "0")
+        f("mov", rpos(c0 + nb + j), W[j])
+
+
+# ----------------------------------------------------------------------------------------
+# sqr: the off-diagonal triangle by rows in a shrinking register window, then one pass that
+# doubles it (adcx chain) and adds the diagonal squares (adox chain).
+
+def emit_sqr(f, R, roff, A, aoff, n, regs, tmp_off=None):
+    """R[2n] = A[n]^2. For n > len(regs)-1 splits a = aL + aH*2^(64h):
+    aL^2, aH^2 and 2*aL*aH (the cross product at rsp+tmp_off, n limbs)."""
+    if n <= len(regs) - 1:
+        emit_sqr_tri(f, R, roff, A, aoff, n, regs)
+        emit_sqr_pass(f, R, roff, A, aoff, n, regs)
+        return
+    h = n // 2
+    hn = n - h
+    emit_sqr(f, R, roff, A, aoff, h, regs)
+    emit_sqr(f, R, roff + 16 * h, A, aoff + 8 * h, hn, regs)
+    emit_mul(f, "rsp", tmp_off, A, aoff, A, aoff + 8 * h, h, hn, regs)
+    # R[h ..] += 2*T
+    x, z = regs[0], regs[1]
+    f("xor", d32(z), d32(z))
+    for k in range(n):
+        f("mov", x, m("rsp", tmp_off + 8 * k))
+        f("adcx", x, x)
+        f("adox", x, m(R, roff + 8 * (h + k)))
+        f("mov", m(R, roff + 8 * (h + k)), x)
+    for k in range(h + n, 2 * n):
+        f("mov", x, m(R, roff + 8 * k))
+        f("adcx", x, z)
+        f("adox", x, z)
+        f("mov", m(R, roff + 8 * k), x)
+
+
+def emit_sqr_tri(f, R, roff, A, aoff, n, regs):
+    """R[1 .. 2n-2] = sum_{i<j} a_i a_j 2^(64(i+j)) (n >= 2)."""
+    if n == 1:
+        return
+    lo, hi = regs[0], regs[1]
+    free = list(regs[2:])
+    w = n - 1
+    W = free[:w]
+    free = free[w:]
+    f("mov", "rdx", m(A, aoff))
+    f("mulx", W[0], hi, m(A, aoff + 8))
+    for j in range(1, w):
+        f("mulx", W[j], lo, m(A, aoff + 8 * (1 + j)))
+        f("add" if j == 1 else "adc", W[j - 1], lo)
+    if w > 1:
+        f("adc", W[w - 1], "0")
+    f("mov", m(R, roff + 8), hi)
+    free.append(hi)
+    pos0 = 2  # position of W[0]
+    for i in range(1, n - 1):
+        while pos0 < 2 * i + 1:
+            f("mov", m(R, roff + 8 * pos0), W[0])
+            free.append(W[0])
+            W = W[1:]
+            pos0 += 1
+        H = free.pop(0)
+        f("mov", "rdx", m(A, aoff + 8 * i))
+        f("xor", d32(lo), d32(lo))
+        for j in range(len(W)):
+            f("mulx", H, lo, m(A, aoff + 8 * (i + 1 + j)))
+            f("adox", W[j], lo)
+            if j < len(W) - 1:
+                f("adcx", W[j + 1], H)
+        f("mov", d32(lo), "0")
+        f("adox", H, lo)
+        f("adcx", H, lo)
+        W = W + [H]
+    for j, r in enumerate(W):
+        f("mov", m(R, roff + 8 * (pos0 + j)), r)
+
+
+def emit_sqr_pass(f, R, roff, A, aoff, n, regs):
+    """R[2n] = 2*R[1..2n-2] + sum a_i^2 2^(128i); R[0], R[2n-1] are not read."""
+    L, H, o0, o1 = regs[0], regs[1], regs[2], regs[3]
+    if n == 1:
+        f("mov", "rdx", m(A, aoff))
+        f("mulx", H, L, "rdx")
+        f("mov", m(R, roff), L)
+        f("mov", m(R, roff + 8), H)
+        return
+    f("xor", d32(o0), d32(o0))
+    for i in range(n):
+        f("mov", "rdx", m(A, aoff + 8 * i))
+        f("mulx", H, L, "rdx")
+        if i == 0:
+            f("mov", m(R, roff), L)
+        else:
+            f("mov", o0, m(R, roff + 16 * i))
+            f("adcx", o0, o0)
+            f("adox", o0, L)
+            f("mov", m(R, roff + 16 * i), o0)
+        if i == n - 1:
+            f("mov", d32(o1), "0")
+        else:
+            f("mov", o1, m(R, roff + 16 * i + 8))
+        f("adcx", o1, o1)
+        f("adox", o1, H)
+        f("mov", m(R, roff + 16 * i + 8), o1)
+
+
+# ----------------------------------------------------------------------------------------
+# Montgomery
+
+FREE_BASE = ["r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+
+
+def final_sub_regs(f, T, top, P, R, lo):
+    """R[n] = T - p if T + top*2^(64n) >= p else T (T: registers, top in {0,1} register).
+    s = T - p is staged in R, then cmov by the borrow: no branch."""
+    n = len(T)
+    for j in range(n):
+        f("mov", lo, T[j])
+        f("sub" if j == 0 else "sbb", lo, m(P, 8 * j))
+        f("mov", m(R, 8 * j), lo)
+    f("sbb", top, "0")  # CF = 1 iff T < p and top == 0: keep T
+    for j in range(n):
+        f("cmovnc", T[j], m(R, 8 * j))
+        f("mov", m(R, 8 * j), T[j])
+
+
+def gen_mont_mul(n):
+    name = "tabai_mont_mul_n%d_bmi2" % n
+    contract = ("r[%d] = a*b*2^-%d mod p: fused CIOS, product and reduction rows interleaved"
+                " in registers; a, b < p, any odd p < 2^%d; r may alias a and/or b; constant time."
+                % (n, 64 * n, 64 * n))
+    if n >= 10:
+        return gen_mont_mem(n, sqr=False)
+    f = Func(name, contract)
+    # args: rdi r, rsi a, rdx b, rcx p, r8 pinv
+    pool = list(FREE_BASE)
+    need = n + 3  # hi + window (n+1) + top carry
+    spill = []
+    b_in_reg = True
+    if len(pool) < need + 1:
+        spill.append("r")
+        pool.append("rdi")
+    if len(pool) < need + 1:
+        spill.append("pinv")
+        pool.append("r8")
+    if len(pool) < need + 1:
+        b_in_reg = False
+        spill.append("b")
+    alternate = False
+    if len(pool) < need + (1 if b_in_reg else 0):
+        alternate = True
+        spill += ["a", "p"]
+        pool.append("rcx")
+    assert len(pool) >= need + (1 if b_in_reg else 0), n
+    slots = {v: 8 * i for i, v in enumerate(spill)}
+    f.frame = 8 * len(spill)
+    argreg = {"r": "rdi", "a": "rsi", "b": "rdx", "p": "rcx", "pinv": "r8"}
+    for v in spill:
+        f("mov", m("rsp", slots[v]), argreg[v])
+    if b_in_reg:
+        Breg = pool.pop()
+        f("mov", Breg, "rdx")
+    hi = pool[0]
+    T = pool[1:n + 2]
+    C1 = pool[n + 2]
+    lo = "rax"
+    A = "rsi"
+    P = "rsi" if alternate else "rcx"
+    PINV = m("rsp", slots["pinv"]) if "pinv" in slots else "r8"
+    f.regmap = ("window t[0..%d] = %s, carry %s, lo %s, hi %s, a %s, p %s%s"
+                % (n, " ".join(T), C1, lo, hi, A, P,
+                   (", spilled: " + " ".join(spill)) if spill else ""))
+
+    def load_b(i):
+        if b_in_reg:
+            f("mov", "rdx", m(Breg, 8 * i))
+        else:
+            f("mov", "rdx", m("rsp", slots["b"]))
+            f("mov", "rdx", m("rdx", 8 * i))
+
+    def use(ptr):
+        if alternate:
+            f("mov", "rsi", m("rsp", slots[ptr]))
+
+    # product row 0: T[0..n] = a*b[0]
+    load_b(0)
+    f("mulx", T[1], T[0], m(A, 0))
+    for j in range(1, n):
+        f("mulx", T[j + 1], lo, m(A, 8 * j))
+        f("add" if j == 1 else "adc", T[j], lo)
+    if n > 1:
+        f("adc", T[n], "0")
+    f("xor", d32(C1), d32(C1))
+    for i in range(n):
+        if i > 0:
+            # product row i: T[0..n] (+C1 at n+1) += a*b[i]
+            use("a")
+            load_b(i)
+            f("xor", d32(lo), d32(lo))
+            for j in range(n):
+                f("mulx", hi, lo, m(A, 8 * j))
+                f("adox", T[j], lo)
+                f("adcx", T[j + 1], hi)
+            f("mov", d32(lo), "0")
+            f("adox", T[n], lo)
+            f("adcx", C1, lo)
+            f("adox", C1, lo)
+        # reduction row: T += m*p with m = T[0]*pinv; T[0] becomes 0
+        use("p")
+        f("mov", "rdx", T[0])
+        f("imul", "rdx", PINV)
+        f("xor", d32(lo), d32(lo))
+        for j in range(n):
+            f("mulx", hi, lo, m(P, 8 * j))
+            f("adox", T[j], lo)
+            f("adcx", T[j + 1], hi)
+        f("mov", d32(lo), "0")
+        f("adox", T[n], lo)
+        f("adcx", C1, lo)
+        f("adox", C1, lo)
+        T, C1 = T[1:] + [C1], T[0]
+    R = "rdi"
+    if "r" in slots:
+        f("mov", "rdx", m("rsp", slots["r"]))
+        R = "rdx"
+    final_sub_regs(f, T[:n], T[n], P, R, lo)
+    return f
+
+
+def gen_mont_sqr(n):
+    if n >= 10:
+        return gen_mont_mem(n, sqr=True)
+    name = "tabai_mont_sqr_n%d_bmi2" % n
+    contract = ("r[%d] = a^2*2^-%d mod p: square (off-diagonal once, doubled, plus diagonal) on the"
+                " stack, then REDC rows in a register window; a < p, any odd p; r may alias a;"
+                " constant time." % (n, 64 * n))
+    f = Func(name, contract)
+    # args: rdi r, rsi a, rdx p, rcx pinv
+    U = 24  # u[2n] at rsp+24; slots r, p, pinv at 0, 8, 16
+    f.frame = U + 16 * n
+    f("mov", m("rsp", 0), "rdi")
+    f("mov", m("rsp", 8), "rdx")
+    f("mov", m("rsp", 16), "rcx")
+    regs = ["rax", "rcx", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+    emit_sqr(f, "rsp", U, "rsi", 0, n, regs)
+    emit_redc_regs(f, n, U)
+    return f
+
+
+def emit_redc_regs(f, n, U):
+    """r = u*2^(-64n) mod p for u[2n] at rsp+U (u < p*2^(64n)); slots r, p, pinv at
+    rsp+0, +8, +16. Register window t[0..n], pending carry C."""
+    P = "rsi"
+    f("mov", P, m("rsp", 8))
+    pool = ["rax", "rcx", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+    lo, hi, C = pool[0], pool[1], pool[2]
+    rest = pool[3:]
+    PINV = m("rsp", 16)
+    if len(rest) >= n + 2:
+        PINV = rest.pop()
+        f("mov", PINV, m("rsp", 16))
+    T = rest[:n]
+    free = rest[n:]
+    for j in range(n):
+        f("mov", T[j], m("rsp", U + 8 * j))
+    f("xor", d32(C), d32(C))
+    for i in range(n):
+        top = free.pop(0)
+        f("mov", top, m("rsp", U + 8 * (i + n)))
+        f("mov", "rdx", T[0])
+        f("imul", "rdx", PINV)
+        f("xor", d32(lo), d32(lo))
+        W = T + [top]
+        for j in range(n):
+            f("mulx", hi, lo, m(P, 8 * j))
+            f("adox", W[j], lo)
+            if j == n - 1:
+                f("lea", hi, "[%s + %s]" % (hi, C))
+            f("adcx", W[j + 1], hi)
+        f("mov", d32(C), "0")
+        f("mov", d32(lo), "0")
+        f("adox", W[n], lo)
+        f("adcx", C, lo)
+        f("adox", C, lo)
+        free.append(W[0])
+        T = W[1:]
+    f("mov", "rdx", m("rsp", 0))
+    final_sub_regs(f, T, C, P, "rdx", lo)
+
+
+def gen_mont_mem(n, sqr):
+    """n >= 10: the 2n-limb product or square on the stack (register-window rows), then REDC
+    rows with the accumulator in memory (adox with a memory operand), one row per loop trip."""
+    op = "sqr" if sqr else "mul"
+    name = "tabai_mont_%s_n%d_bmi2" % (op, n)
+    contract = ("r[%d] = a%s*2^-%d mod p: %s into a 2n-limb stack buffer, then REDC rows (mulx, adox"
+                " memory accumulator, adcx high halves); inputs < p, any odd p; r may alias"
+                " inputs; constant time." % (n, "^2" if sqr else "*b", 64 * n,
+                                           "square" if sqr else "product"))
+    f = Func(name, contract)
+    U = 32
+    TMP = U + 16 * n
+    f.frame = TMP + (8 * n if sqr else 0)
+    if sqr:  # rdi r, rsi a, rdx p, rcx pinv
+        f("mov", m("rsp", 0), "rdi")
+        f("mov", m("rsp", 8), "rdx")
+        f("mov", m("rsp", 16), "rcx")
+        regs = ["rax", "rcx", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14",
+                "r15"]
+        emit_sqr(f, "rsp", U, "rsi", 0, n, regs, tmp_off=TMP)
+    else:  # rdi r, rsi a, rdx b, rcx p, r8 pinv
+        f("mov", m("rsp", 0), "rdi")
+        f("mov", m("rsp", 8), "rcx")
+        f("mov", m("rsp", 16), "r8")
+        f("mov", "rcx", "rdx")
+        regs = ["rax", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+        emit_mul(f, "rsp", U, "rsi", 0, "rcx", 0, n, n, regs)
+    # REDC loop
+    P, Up, cnt, PINV = "rsi", "rdi", "rcx", "r8"
+    L, H1, H2, Z, C = "rax", "r9", "r10", "r11", "rbx"
+    f("mov", P, m("rsp", 8))
+    f("mov", PINV, m("rsp", 16))
+    f("lea", Up, "[rsp + %d]" % U)
+    f("mov", d32(cnt), str(n))
+    f("xor", d32(C), d32(C))
+    f("xor", d32(Z), d32(Z))
+    loop = f.newlabel("redc")
+    f.label(loop)
+    f("mov", "rdx", m(Up, 0))
+    f("imul", "rdx", PINV)
+    f("xor", d32(L), d32(L))
+    Hs = [H1, H2]
+    for j in range(n):
+        H = Hs[j % 2]
+        f("mulx", H, L, m(P, 8 * j))
+        f("adox", L, m(Up, 8 * j))
+        if j > 0:
+            f("adcx", L, Hs[(j - 1) % 2])
+            f("mov", m(Up, 8 * j), L)
+    Hp = Hs[(n - 1) % 2]
+    f("lea", Hp, "[%s + %s]" % (Hp, C))
+    f("mov", L, m(Up, 8 * n))
+    f("adcx", L, Hp)
+    f("adox", L, Z)
+    f("mov", m(Up, 8 * n), L)
+    f("mov", d32(C), "0")
+    f("adcx", C, Z)
+    f("adox", C, Z)
+    f("lea", Up, "[%s + 8]" % Up)
+    f("dec", cnt)
+    f("jnz", loop)
+    # final subtraction: t = Up[0..n-1] + C*2^(64n)
+    R = "rdx"
+    f("mov", R, m("rsp", 0))
+    for j in range(n):
+        f("mov", L, m(Up, 8 * j))
+        f("sub" if j == 0 else "sbb", L, m(P, 8 * j))
+        f("mov", m(R, 8 * j), L)
+    f("sbb", C, "0")
+    for j in range(n):
+        f("mov", L, m(R, 8 * j))
+        f("cmovc", L, m(Up, 8 * j))
+        f("mov", m(R, 8 * j), L)
+    f.regmap = "product on the stack at rsp+%d; REDC: p %s, u %s, pinv %s, carry %s" % (U, P, Up, PINV, C)
+    return f
+
+
+# ----------------------------------------------------------------------------------------
+# modular add / sub
+
+def gen_mod_add(n):
+    name = "tabai_mod_add_n%d_bmi2" % n
+    f = Func(name, "r[%d] = a + b mod p; a, b < p; any aliasing of r with a, b; constant time." % n)
+    # rdi r, rsi a, rdx b, rcx p
+    x = "rax"
+    if n <= 10:
+        T = ["r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"][:n]
+        for j in range(n):
+            f("mov", T[j], m("rsi", 8 * j))
+            f("add" if j == 0 else "adc", T[j], m("rdx", 8 * j))
+        f("mov", d32(x), "0")
+        f("adc", x, "0")  # carry
+        c = "rsi"
+        f("mov", c, x)
+        final_sub_regs(f, T, c, "rcx", "rdi", x)
+        f.regmap = "t = " + " ".join(T)
+        return f
+    # memory: t = a + b into r, carry c; borrow of t - p; r -= p & mask
+    c, z, k = "r8", "r9", "r10"
+    for j in range(n):
+        f("mov", x, m("rsi", 8 * j))
+        f("adc" if j else "add", x, m("rdx", 8 * j))
+        f("mov", m("rdi", 8 * j), x)
+    f("sbb", c, c)  # c = -carry
+    for j in range(n):
+        f("mov", x, m("rdi", 8 * j))
+        f("sbb" if j else "sub", x, m("rcx", 8 * j))
+    f("sbb", k, k)  # k = -borrow
+    f("not", c)     # c = carry ? 0 : -1
+    f("and", k, c)  # k = -1 iff keep t
+    f("not", k)     # k = -1 iff subtract
+    f("xor", d32(z), d32(z))
+    f("test", k, k)  # ZF = 1: keep
+    f("bt", k, "0")  # CF = subtract (ZF unchanged)
+    for j in range(n):
+        f("mov", x, m("rcx", 8 * j))
+        f("not", x)
+        f("cmovz", x, z)
+        f("adcx", x, m("rdi", 8 * j))
+        f("mov", m("rdi", 8 * j), x)
+    return f
+
+
+def gen_mod_sub(n):
+    name = "tabai_mod_sub_n%d_bmi2" % n
+    f = Func(name, "r[%d] = a - b mod p; a, b < p; any aliasing of r with a, b; constant time." % n)
+    x, k, z = "rax", "r8", "r9"
+    for j in range(n):
+        f("mov", x, m("rsi", 8 * j))
+        f("sbb" if j else "sub", x, m("rdx", 8 * j))
+        f("mov", m("rdi", 8 * j), x)
+    f("sbb", k, k)
+    f("xor", d32(z), d32(z))
+    f("test", k, k)  # ZF = 1: no borrow, add nothing; CF = 0 (test)
+    for j in range(n):
+        f("mov", x, m("rcx", 8 * j))
+        f("cmovz", x, z)
+        f("adcx", x, m("rdi", 8 * j))
+        f("mov", m("rdi", 8 * j), x)
+    return f
+
+
+# ----------------------------------------------------------------------------------------
+# row kernels, any n
+
+def gen_row(add):
+    name = "tabai_%s_1_n_bmi2" % ("addmul" if add else "mul")
+    contract = ("r[n] %s a[n]*b, returns the high limb; any n >= 0; r may equal a%s; "
+                "mulx + %s, unrolled by 4." % ("+=" if add else "=", "" if add else "",
+                                              "adox (r) / adcx (high halves)" if add else "adcx"))
+    f = Func(name, contract, "rdi r, rsi a, rcx -index, rdx b, r8 n, r9/r10 high halves")
+    # args: rdi r, rsi a, rdx n, rcx b
+    done = f.newlabel("done")
+    zero = f.newlabel("zero")
+    steps = [f.newlabel("s%d" % k) for k in range(4)]
+    ent = [f.newlabel("e%d" % k) for k in range(4)]
+    f("mov", "r8", "rdx")
+    f("mov", "rdx", "rcx")
+    f("test", "r8", "r8")
+    f("jz", zero)
+    # rcx = -(n rounded up to 4); the entry skips (rounded - n) steps
+    f("lea", "rcx", "[r8 + 3]")
+    f("and", "rcx", "-4")
+    f("lea", "rsi", "[rsi + 8*r8]")   # a + 8n: the first step run reads a[0]
+    f("lea", "rdi", "[rdi + 8*r8]")
+    f("neg", "rcx")
+    f("mov", "r11", "r8")
+    f("and", "r11", "3")   # n % 4: 0 -> step 0, 3 -> 1, 2 -> 2, 1 -> 3
+    f("jz", ent[0])
+    f("cmp", "r11", "2")
+    f("jb", ent[3])
+    f("je", ent[2])
+    f("jmp", ent[1])
+    Hs = ["r9", "r10"]
+    for k in (1, 2, 3, 0):  # entry 0 falls through into step 0
+        f.label(ent[k])
+        f("xor", d32(Hs[(k + 1) % 2]), d32(Hs[(k + 1) % 2]))  # carry in = 0; CF = OF = 0
+        if k:
+            f("jmp", steps[k])
+    for k in range(4):
+        f.label(steps[k])
+        H, Hp = Hs[k % 2], Hs[(k + 1) % 2]
+        f("mulx", H, "rax", m("rsi", 8 * k, "rcx"))
+        if add:
+            f("adox", "rax", m("rdi", 8 * k, "rcx"))
+        f("adcx", "rax", Hp)
+        f("mov", m("rdi", 8 * k, "rcx"), "rax")
+    f("lea", "rcx", "[rcx + 4]")
+    f("jrcxz", done)
+    f("jmp", steps[0])
+    f.label(done)
+    f("mov", "eax", "0")
+    f("adcx", "r10", "rax")
+    if add:
+        f("adox", "r10", "rax")
+    f("mov", "rax", "r10")
+    f("ret")
+    f.label(zero)
+    f("xor", "eax", "eax")
+    return f
+
+
+def gen_mul(n):
+    f = Func("tabai_mul_n%d_bmi2" % n,
+             "r[%d] = a[%d]*b[%d] (mulPre); r must not overlap a or b; n argument ignored." % (2 * n, n, n),
+             "rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])")
+    f("mov", "rcx", "rdx")
+    regs = ["rax", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+    emit_mul(f, "rdi", 0, "rsi", 0, "rcx", 0, n, n, regs)
+    return f
+
+
+def gen_sqr(n):
+    f = Func("tabai_sqr_n%d_bmi2" % n,
+             "r[%d] = a[%d]^2: off-diagonal products once (register rows), doubled, plus the"
+             " diagonal; r must not overlap a; n argument ignored." % (2 * n, n),
+             "rdi r, rsi a")
+    regs = ["rax", "rcx", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+    tmp = 0
+    if n > len(regs) - 1:
+        f.frame = 8 * n
+    emit_sqr(f, "rdi", 0, "rsi", 0, n, regs, tmp_off=tmp)
+    return f
+
+
+# ----------------------------------------------------------------------------------------
+
+def header(title):
+    return ("/* %s\n * Generated by `%s` (tools/gen/x64.py): do not edit.\n"
+            " * Tier bmi2 (BMI2 + ADX), System V AMD64 ABI, GNU as, Intel syntax. */\n"
+            "\t.intel_syntax noprefix\n\t.text\n" % (title, CMD))
+
+
+FOOTER = "\n\t.section\t.note.GNU-stack,\"\",@progbits\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True, help="output folder (src/x64)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    files = {
+        "mul.S": ("mul: r[2n] = a[n]*b[n], n = 1..16", [gen_mul(n) for n in range(1, NMAX + 1)]),
+        "sqr.S": ("sqr: r[2n] = a[n]^2, n = 1..16", [gen_sqr(n) for n in range(1, NMAX + 1)]),
+        "mont.S": ("Montgomery mul and sqr, n = 1..16",
+                   [gen_mont_mul(n) for n in range(1, NMAX + 1)] +
+                   [gen_mont_sqr(n) for n in range(1, NMAX + 1)]),
+        "modas.S": ("modular add and sub, n = 1..16",
+                    [gen_mod_add(n) for n in range(1, NMAX + 1)] +
+                    [gen_mod_sub(n) for n in range(1, NMAX + 1)]),
+        "row.S": ("row kernels mul_1, addmul_1 (any n)", [gen_row(False), gen_row(True)]),
+    }
+    mix = []
+    for fname, (title, funcs) in files.items():
+        text = header(title) + "".join(fn.render() for fn in funcs) + FOOTER
+        with open(os.path.join(args.out, fname), "w") as fh:
+            fh.write(text)
+        for fn in funcs:
+            mix.append((fn.name, fn.mix()))
+    keys = ["mulx", "adcx", "adox", "adc", "add", "sbb_sub", "mov", "cmov", "other", "spill", "total"]
+    lines = ["/* Instruction mix of the generated bmi2 kernels (prologue/epilogue excluded;",
+             " * spill = instructions touching the stack frame).",
+             " * Generated by `%s` (tools/gen/x64.py): do not edit. */" % CMD,
+             "#ifndef TABAI_X64_MIX_H", "#define TABAI_X64_MIX_H", "",
+             "typedef struct tabai_x64_mix {", "    const char *symbol;"]
+    lines += ["    unsigned %s;" % k for k in keys]
+    lines += ["} tabai_x64_mix;", "", "static const tabai_x64_mix tabai_x64_mix_table[] = {"]
+    for name, c in mix:
+        lines.append("    {\"%s\", %s}," % (name[len("tabai_"):], ", ".join(str(c[k]) for k in keys)))
+    lines += ["};", "", "#endif", ""]
+    with open(os.path.join(args.out, "x64_mix.h"), "w") as fh:
+        fh.write("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
