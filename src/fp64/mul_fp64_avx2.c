@@ -15,17 +15,36 @@
 #include "../simd/delayed.h"
 
 #define LANES 4
-#define BLOCK 4
+#define BLOCK 4 /* up to 4 accumulators; 8 measured no faster: Zen 1 issues one 256-bit load
+                 * per cycle, so the one unaligned load per FMA is the bound */
 #define PAD (LANES * BLOCK)
+#ifndef F64_AVX2_BLK2
+#define F64_AVX2_BLK2 12
+#endif
+#ifndef F64_AVX2_BLK4
+#define F64_AVX2_BLK4 20
+#endif
 
-static inline void f64_carry_pass(double *r, const double *c, size_t ncol, unsigned bits) {
-    const double inv = 1.0 / (double)((uint64_t)1 << bits), rad = (double)((uint64_t)1 << bits);
-    double cy = 0.0;
-    for (size_t k = 0; k < ncol; k++) {
-        double x = c[k] + cy;
-        double q = (double)(int64_t)(x * inv);
-        r[k] = x - q * rad;
-        cy = q;
+/* columns [k, k + 4*blk) for every k with blk accumulators (a constant after inlining) */
+TABAI_INLINE void f64_cols_avx2(double *col, const double *a, const double *bp, size_t nd,
+                                const int blk) {
+    const ptrdiff_t snd = (ptrdiff_t)nd, w = LANES * blk;
+    const size_t ncol = 2 * nd;
+    for (size_t k = 0; k < ncol; k += (size_t)w) {
+        __m256d c[BLOCK];
+#pragma GCC unroll 4
+        for (int v = 0; v < blk; v++) c[v] = _mm256_setzero_pd();
+        ptrdiff_t ilo = (ptrdiff_t)k - (snd - 1), ihi = (ptrdiff_t)k + w - 1;
+        if (ilo < 0) ilo = 0;
+        if (ihi > snd - 1) ihi = snd - 1;
+        for (ptrdiff_t i = ilo; i <= ihi; i++) {
+            __m256d ai = _mm256_broadcast_sd(a + i);
+            const double *bq = bp + PAD + (ptrdiff_t)k - i;
+#pragma GCC unroll 4
+            for (int v = 0; v < blk; v++) c[v] = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + LANES * v), c[v]);
+        }
+#pragma GCC unroll 4
+        for (int v = 0; v < blk; v++) _mm256_store_pd(col + k + LANES * v, c[v]);
     }
 }
 
@@ -36,27 +55,10 @@ void tabai_mul_f64_avx2(double *r, const double *a, const double *b, size_t nd, 
     _Alignas(32) double col[2 * TABAI_RD_MAX_DIGITS + PAD];
     for (size_t j = 0; j < PAD; j++) bp[j] = bp[PAD + nd + j] = 0.0;
     for (size_t j = 0; j < nd; j++) bp[PAD + j] = b[j];
-    const ptrdiff_t snd = (ptrdiff_t)nd;
-    const size_t ncol = 2 * nd;
-    for (size_t k = 0; k < ncol; k += PAD) {
-        __m256d c0 = _mm256_setzero_pd(), c1 = c0, c2 = c0, c3 = c0;
-        ptrdiff_t ilo = (ptrdiff_t)k - (snd - 1), ihi = (ptrdiff_t)k + PAD - 1;
-        if (ilo < 0) ilo = 0;
-        if (ihi > snd - 1) ihi = snd - 1;
-        for (ptrdiff_t i = ilo; i <= ihi; i++) {
-            __m256d ai = _mm256_broadcast_sd(a + i);
-            const double *bq = bp + PAD + (ptrdiff_t)k - i;
-            c0 = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + 0), c0);
-            c1 = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + 4), c1);
-            c2 = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + 8), c2);
-            c3 = _mm256_fmadd_pd(ai, _mm256_loadu_pd(bq + 12), c3);
-        }
-        _mm256_store_pd(col + k + 0, c0);
-        _mm256_store_pd(col + k + 4, c1);
-        _mm256_store_pd(col + k + 8, c2);
-        _mm256_store_pd(col + k + 12, c3);
-    }
-    f64_carry_pass(r, col, ncol, bits);
+    if (nd < F64_AVX2_BLK2) f64_cols_avx2(col, a, bp, nd, 1);
+    else if (nd < F64_AVX2_BLK4) f64_cols_avx2(col, a, bp, nd, 2);
+    else f64_cols_avx2(col, a, bp, nd, 4);
+    tabai_f64_carry_pass(r, col, 2 * nd, bits);
 }
 
 /* final pass of the split products: column k = L[k] + H[k-1] / 2^b, signed, in int64 */

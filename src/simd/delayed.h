@@ -85,8 +85,13 @@ void tabai_mul_n_c16_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, 
 
 /* ---- float64 digits (seed 002) ---------------------------------------------------------- */
 
+/* r[ncol] = digits of the exact integer columns c[ncol] (each <= 2^53, integer valued):
+ * one carry pass in int64 after exact conversion. _float: the seed's version (carry =
+ * trunc(x * 2^-b) in floating point, one serial chain), kept for the report. */
+void tabai_f64_carry_pass(double *r, const double *c, size_t ncol, unsigned bits);
+void tabai_f64_carry_pass_float(double *r, const double *c, size_t ncol, unsigned bits);
 /* r[2nd] = a[nd] * b[nd] in float64 digits of `bits` bits, 4x4 register blocking, delayed
- * carry, carries by multiplication with 2^-bits and truncation. Requires nd % 4 == 0,
+ * carry, one carry pass (tabai_f64_carry_pass). Requires nd % 4 == 0,
  * tabai_f64_fits(nd, bits), digits integers in [0, 2^bits). Out digits in [0, 2^bits). */
 void tabai_mul_f64_generic(double *r, const double *a, const double *b, size_t nd, unsigned bits);
 /* The same, AVX2 + FMA vectors of 4 doubles (column blocks). */

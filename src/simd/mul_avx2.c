@@ -9,9 +9,44 @@
 
 #include "delayed.h"
 
+#ifndef RD_AVX2_BLK2
+#define RD_AVX2_BLK2 12 /* digit counts where 2 and 4 accumulators start to pay: the kernel is
+                          * vpmuludq-bound on Zen 1, all widths within 5% (measured) */
+#endif
+#ifndef RD_AVX2_BLK4
+#define RD_AVX2_BLK4 100000
+#endif
+
 #define LANES 4
-#define BLOCK 4
-#define PAD (LANES * BLOCK)
+#define MAXBLK 4
+#define PAD (LANES * MAXBLK)
+
+/* columns [k, k + LANES*blk) for every k, blk accumulators; blk is a constant after inlining.
+ * Wider blocks share each broadcast of a[i] among more products but compute more zero
+ * lanes at the two triangular ends (about LANES*blk*nd wasted lane products). */
+TABAI_INLINE void rd_cols_avx2(uint64_t *col, const uint64_t *a, const uint64_t *bp, size_t nd,
+                               const int blk) {
+    const ptrdiff_t snd = (ptrdiff_t)nd, w = LANES * blk;
+    const size_t ncol = 2 * nd;
+    for (size_t k = 0; k < ncol; k += (size_t)w) {
+        __m256i c[MAXBLK];
+#pragma GCC unroll 4
+        for (int v = 0; v < blk; v++) c[v] = _mm256_setzero_si256();
+        ptrdiff_t ilo = (ptrdiff_t)k - (snd - 1), ihi = (ptrdiff_t)k + w - 1;
+        if (ilo < 0) ilo = 0;
+        if (ihi > snd - 1) ihi = snd - 1;
+        for (ptrdiff_t i = ilo; i <= ihi; i++) {
+            __m256i ai = _mm256_set1_epi64x((long long)a[i]);
+            const uint64_t *bq = bp + PAD + (ptrdiff_t)k - i;
+#pragma GCC unroll 4
+            for (int v = 0; v < blk; v++)
+                c[v] = _mm256_add_epi64(
+                    c[v], _mm256_mul_epu32(ai, _mm256_loadu_si256((const __m256i *)(bq + LANES * v))));
+        }
+#pragma GCC unroll 4
+        for (int v = 0; v < blk; v++) _mm256_store_si256((__m256i *)(col + k + LANES * v), c[v]);
+    }
+}
 
 void tabai_mul_rd_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t nd,
                        unsigned bits) {
@@ -20,29 +55,12 @@ void tabai_mul_rd_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t
     _Alignas(32) uint64_t col[2 * TABAI_RD_MAX_DIGITS + PAD];
     for (size_t j = 0; j < PAD; j++) bp[j] = bp[PAD + nd + j] = 0;
     for (size_t j = 0; j < nd; j++) bp[PAD + j] = b[j];
-    const ptrdiff_t snd = (ptrdiff_t)nd;
-    const size_t ncol = 2 * nd;
-    for (size_t k = 0; k < ncol; k += PAD) {
-        __m256i c0 = _mm256_setzero_si256(), c1 = c0, c2 = c0, c3 = c0;
-        ptrdiff_t ilo = (ptrdiff_t)k - (snd - 1), ihi = (ptrdiff_t)k + PAD - 1;
-        if (ilo < 0) ilo = 0;
-        if (ihi > snd - 1) ihi = snd - 1;
-        for (ptrdiff_t i = ilo; i <= ihi; i++) {
-            __m256i ai = _mm256_set1_epi64x((long long)a[i]);
-            const uint64_t *bq = bp + PAD + (ptrdiff_t)k - i;
-            c0 = _mm256_add_epi64(c0, _mm256_mul_epu32(ai, _mm256_loadu_si256((const __m256i *)(bq + 0))));
-            c1 = _mm256_add_epi64(c1, _mm256_mul_epu32(ai, _mm256_loadu_si256((const __m256i *)(bq + 4))));
-            c2 = _mm256_add_epi64(c2, _mm256_mul_epu32(ai, _mm256_loadu_si256((const __m256i *)(bq + 8))));
-            c3 = _mm256_add_epi64(c3, _mm256_mul_epu32(ai, _mm256_loadu_si256((const __m256i *)(bq + 12))));
-        }
-        _mm256_store_si256((__m256i *)(col + k + 0), c0);
-        _mm256_store_si256((__m256i *)(col + k + 4), c1);
-        _mm256_store_si256((__m256i *)(col + k + 8), c2);
-        _mm256_store_si256((__m256i *)(col + k + 12), c3);
-    }
+    if (nd < RD_AVX2_BLK2) rd_cols_avx2(col, a, bp, nd, 1);
+    else if (nd < RD_AVX2_BLK4) rd_cols_avx2(col, a, bp, nd, 2);
+    else rd_cols_avx2(col, a, bp, nd, 4);
     const uint64_t mask = (((uint64_t)1) << bits) - 1;
     uint64_t cy = 0;
-    for (size_t k = 0; k < ncol; k++) {
+    for (size_t k = 0; k < 2 * nd; k++) {
         uint64_t x = col[k] + cy;
         r[k] = x & mask;
         cy = x >> bits;
