@@ -100,7 +100,16 @@ def format_list(data: Dict[str, Any]) -> str:
     out = []
     for key in ("ops", "kernels"):
         vals = data.get(key) or []
-        out.append(f"{key + ':':<9}{', '.join(str(v) for v in vals) if vals else '-'}")
+        if any(isinstance(v, dict) for v in vals):  # objects: one line each
+            out.append(f"{key}:")
+            for v in vals:
+                if isinstance(v, dict):
+                    rest = ", ".join(f"{k}={v[k]}" for k in v if k != "name")
+                    out.append(f"  {v.get('name', '?')}" + (f"  ({rest})" if rest else ""))
+                else:
+                    out.append(f"  {v}")
+        else:
+            out.append(f"{key + ':':<9}{', '.join(str(v) for v in vals) if vals else '-'}")
     moduli = data.get("moduli") or []
     out.append(f"moduli:  {len(moduli)}")
     if moduli:
