@@ -4,7 +4,7 @@
 	.intel_syntax noprefix
 	.text
 
-/* r[n] = a[n]*b, returns the high limb; any n >= 0; r may equal a; mulx + adcx, unrolled by 4.
+/* r[n] = a[n]*b, returns the high limb; any n >= 0; r may equal a; mulx + adcx, unrolled by 8 (entered part-way for n % 8 != 0).
  * rdi r, rsi a, rcx -index, rdx b, r8 n, r9/r10 high halves
  */
 	.globl	tabai_mul_1_n_bmi2
@@ -18,28 +18,50 @@ tabai_mul_1_n_bmi2:
 	mov	rdx, rcx
 	test	r8, r8
 	jz	.Ltabai_mul_1_n_bmi2_zero_2
-	lea	rcx, [r8 + 3]
-	and	rcx, -4
+	lea	rcx, [r8 + 7]
+	and	rcx, -8
 	lea	rsi, [rsi + 8*r8]
 	lea	rdi, [rdi + 8*r8]
 	neg	rcx
-	mov	r11, r8
-	and	r11, 3
-	jz	.Ltabai_mul_1_n_bmi2_e0_7
+	lea	r11, [rcx + r8]
+	neg	r11
+	cmp	r11, 1
+	je	.Ltabai_mul_1_n_bmi2_e1_12
 	cmp	r11, 2
-	jb	.Ltabai_mul_1_n_bmi2_e3_10
-	je	.Ltabai_mul_1_n_bmi2_e2_9
-	jmp	.Ltabai_mul_1_n_bmi2_e1_8
-.Ltabai_mul_1_n_bmi2_e1_8:
+	je	.Ltabai_mul_1_n_bmi2_e2_13
+	cmp	r11, 3
+	je	.Ltabai_mul_1_n_bmi2_e3_14
+	cmp	r11, 4
+	je	.Ltabai_mul_1_n_bmi2_e4_15
+	cmp	r11, 5
+	je	.Ltabai_mul_1_n_bmi2_e5_16
+	cmp	r11, 6
+	je	.Ltabai_mul_1_n_bmi2_e6_17
+	cmp	r11, 7
+	je	.Ltabai_mul_1_n_bmi2_e7_18
+	jmp	.Ltabai_mul_1_n_bmi2_e0_11
+.Ltabai_mul_1_n_bmi2_e1_12:
 	xor	r9d, r9d
 	jmp	.Ltabai_mul_1_n_bmi2_s1_4
-.Ltabai_mul_1_n_bmi2_e2_9:
+.Ltabai_mul_1_n_bmi2_e2_13:
 	xor	r10d, r10d
 	jmp	.Ltabai_mul_1_n_bmi2_s2_5
-.Ltabai_mul_1_n_bmi2_e3_10:
+.Ltabai_mul_1_n_bmi2_e3_14:
 	xor	r9d, r9d
 	jmp	.Ltabai_mul_1_n_bmi2_s3_6
-.Ltabai_mul_1_n_bmi2_e0_7:
+.Ltabai_mul_1_n_bmi2_e4_15:
+	xor	r10d, r10d
+	jmp	.Ltabai_mul_1_n_bmi2_s4_7
+.Ltabai_mul_1_n_bmi2_e5_16:
+	xor	r9d, r9d
+	jmp	.Ltabai_mul_1_n_bmi2_s5_8
+.Ltabai_mul_1_n_bmi2_e6_17:
+	xor	r10d, r10d
+	jmp	.Ltabai_mul_1_n_bmi2_s6_9
+.Ltabai_mul_1_n_bmi2_e7_18:
+	xor	r9d, r9d
+	jmp	.Ltabai_mul_1_n_bmi2_s7_10
+.Ltabai_mul_1_n_bmi2_e0_11:
 	xor	r10d, r10d
 .Ltabai_mul_1_n_bmi2_s0_3:
 	mulx	r9, rax, qword ptr [rsi + 8*rcx]
@@ -57,7 +79,23 @@ tabai_mul_1_n_bmi2:
 	mulx	r10, rax, qword ptr [rsi + 8*rcx + 24]
 	adcx	rax, r9
 	mov	qword ptr [rdi + 8*rcx + 24], rax
-	lea	rcx, [rcx + 4]
+.Ltabai_mul_1_n_bmi2_s4_7:
+	mulx	r9, rax, qword ptr [rsi + 8*rcx + 32]
+	adcx	rax, r10
+	mov	qword ptr [rdi + 8*rcx + 32], rax
+.Ltabai_mul_1_n_bmi2_s5_8:
+	mulx	r10, rax, qword ptr [rsi + 8*rcx + 40]
+	adcx	rax, r9
+	mov	qword ptr [rdi + 8*rcx + 40], rax
+.Ltabai_mul_1_n_bmi2_s6_9:
+	mulx	r9, rax, qword ptr [rsi + 8*rcx + 48]
+	adcx	rax, r10
+	mov	qword ptr [rdi + 8*rcx + 48], rax
+.Ltabai_mul_1_n_bmi2_s7_10:
+	mulx	r10, rax, qword ptr [rsi + 8*rcx + 56]
+	adcx	rax, r9
+	mov	qword ptr [rdi + 8*rcx + 56], rax
+	lea	rcx, [rcx + 8]
 	jrcxz	.Ltabai_mul_1_n_bmi2_done_1
 	jmp	.Ltabai_mul_1_n_bmi2_s0_3
 .Ltabai_mul_1_n_bmi2_done_1:
@@ -71,7 +109,7 @@ tabai_mul_1_n_bmi2:
 	.cfi_endproc
 	.size	tabai_mul_1_n_bmi2, .-tabai_mul_1_n_bmi2
 
-/* r[n] += a[n]*b, returns the high limb; any n >= 0; r may equal a; mulx + adox (r) / adcx (high halves), unrolled by 4.
+/* r[n] += a[n]*b, returns the high limb; any n >= 0; r may equal a; mulx + adox (r) / adcx (high halves), unrolled by 8 (entered part-way for n % 8 != 0).
  * rdi r, rsi a, rcx -index, rdx b, r8 n, r9/r10 high halves
  */
 	.globl	tabai_addmul_1_n_bmi2
@@ -85,28 +123,50 @@ tabai_addmul_1_n_bmi2:
 	mov	rdx, rcx
 	test	r8, r8
 	jz	.Ltabai_addmul_1_n_bmi2_zero_2
-	lea	rcx, [r8 + 3]
-	and	rcx, -4
+	lea	rcx, [r8 + 7]
+	and	rcx, -8
 	lea	rsi, [rsi + 8*r8]
 	lea	rdi, [rdi + 8*r8]
 	neg	rcx
-	mov	r11, r8
-	and	r11, 3
-	jz	.Ltabai_addmul_1_n_bmi2_e0_7
+	lea	r11, [rcx + r8]
+	neg	r11
+	cmp	r11, 1
+	je	.Ltabai_addmul_1_n_bmi2_e1_12
 	cmp	r11, 2
-	jb	.Ltabai_addmul_1_n_bmi2_e3_10
-	je	.Ltabai_addmul_1_n_bmi2_e2_9
-	jmp	.Ltabai_addmul_1_n_bmi2_e1_8
-.Ltabai_addmul_1_n_bmi2_e1_8:
+	je	.Ltabai_addmul_1_n_bmi2_e2_13
+	cmp	r11, 3
+	je	.Ltabai_addmul_1_n_bmi2_e3_14
+	cmp	r11, 4
+	je	.Ltabai_addmul_1_n_bmi2_e4_15
+	cmp	r11, 5
+	je	.Ltabai_addmul_1_n_bmi2_e5_16
+	cmp	r11, 6
+	je	.Ltabai_addmul_1_n_bmi2_e6_17
+	cmp	r11, 7
+	je	.Ltabai_addmul_1_n_bmi2_e7_18
+	jmp	.Ltabai_addmul_1_n_bmi2_e0_11
+.Ltabai_addmul_1_n_bmi2_e1_12:
 	xor	r9d, r9d
 	jmp	.Ltabai_addmul_1_n_bmi2_s1_4
-.Ltabai_addmul_1_n_bmi2_e2_9:
+.Ltabai_addmul_1_n_bmi2_e2_13:
 	xor	r10d, r10d
 	jmp	.Ltabai_addmul_1_n_bmi2_s2_5
-.Ltabai_addmul_1_n_bmi2_e3_10:
+.Ltabai_addmul_1_n_bmi2_e3_14:
 	xor	r9d, r9d
 	jmp	.Ltabai_addmul_1_n_bmi2_s3_6
-.Ltabai_addmul_1_n_bmi2_e0_7:
+.Ltabai_addmul_1_n_bmi2_e4_15:
+	xor	r10d, r10d
+	jmp	.Ltabai_addmul_1_n_bmi2_s4_7
+.Ltabai_addmul_1_n_bmi2_e5_16:
+	xor	r9d, r9d
+	jmp	.Ltabai_addmul_1_n_bmi2_s5_8
+.Ltabai_addmul_1_n_bmi2_e6_17:
+	xor	r10d, r10d
+	jmp	.Ltabai_addmul_1_n_bmi2_s6_9
+.Ltabai_addmul_1_n_bmi2_e7_18:
+	xor	r9d, r9d
+	jmp	.Ltabai_addmul_1_n_bmi2_s7_10
+.Ltabai_addmul_1_n_bmi2_e0_11:
 	xor	r10d, r10d
 .Ltabai_addmul_1_n_bmi2_s0_3:
 	mulx	r9, rax, qword ptr [rsi + 8*rcx]
@@ -128,7 +188,27 @@ tabai_addmul_1_n_bmi2:
 	adox	rax, qword ptr [rdi + 8*rcx + 24]
 	adcx	rax, r9
 	mov	qword ptr [rdi + 8*rcx + 24], rax
-	lea	rcx, [rcx + 4]
+.Ltabai_addmul_1_n_bmi2_s4_7:
+	mulx	r9, rax, qword ptr [rsi + 8*rcx + 32]
+	adox	rax, qword ptr [rdi + 8*rcx + 32]
+	adcx	rax, r10
+	mov	qword ptr [rdi + 8*rcx + 32], rax
+.Ltabai_addmul_1_n_bmi2_s5_8:
+	mulx	r10, rax, qword ptr [rsi + 8*rcx + 40]
+	adox	rax, qword ptr [rdi + 8*rcx + 40]
+	adcx	rax, r9
+	mov	qword ptr [rdi + 8*rcx + 40], rax
+.Ltabai_addmul_1_n_bmi2_s6_9:
+	mulx	r9, rax, qword ptr [rsi + 8*rcx + 48]
+	adox	rax, qword ptr [rdi + 8*rcx + 48]
+	adcx	rax, r10
+	mov	qword ptr [rdi + 8*rcx + 48], rax
+.Ltabai_addmul_1_n_bmi2_s7_10:
+	mulx	r10, rax, qword ptr [rsi + 8*rcx + 56]
+	adox	rax, qword ptr [rdi + 8*rcx + 56]
+	adcx	rax, r9
+	mov	qword ptr [rdi + 8*rcx + 56], rax
+	lea	rcx, [rcx + 8]
 	jrcxz	.Ltabai_addmul_1_n_bmi2_done_1
 	jmp	.Ltabai_addmul_1_n_bmi2_s0_3
 .Ltabai_addmul_1_n_bmi2_done_1:

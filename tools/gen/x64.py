@@ -623,41 +623,40 @@ def gen_mod_sub(n):
 # ----------------------------------------------------------------------------------------
 # row kernels, any n
 
-def gen_row(add):
+def gen_row(add, U=8):
     name = "tabai_%s_1_n_bmi2" % ("addmul" if add else "mul")
-    contract = ("r[n] %s a[n]*b, returns the high limb; any n >= 0; r may equal a%s; "
-                "mulx + %s, unrolled by 4." % ("+=" if add else "=", "" if add else "",
-                                              "adox (r) / adcx (high halves)" if add else "adcx"))
+    contract = ("r[n] %s a[n]*b, returns the high limb; any n >= 0; r may equal a; "
+                "mulx + %s, unrolled by %d (entered part-way for n %% %d != 0)."
+                % ("+=" if add else "=", "adox (r) / adcx (high halves)" if add else "adcx", U, U))
     f = Func(name, contract, "rdi r, rsi a, rcx -index, rdx b, r8 n, r9/r10 high halves")
     # args: rdi r, rsi a, rdx n, rcx b
     done = f.newlabel("done")
     zero = f.newlabel("zero")
-    steps = [f.newlabel("s%d" % k) for k in range(4)]
-    ent = [f.newlabel("e%d" % k) for k in range(4)]
+    steps = [f.newlabel("s%d" % k) for k in range(U)]
+    ent = [f.newlabel("e%d" % k) for k in range(U)]
     f("mov", "r8", "rdx")
     f("mov", "rdx", "rcx")
     f("test", "r8", "r8")
     f("jz", zero)
-    # rcx = -(n rounded up to 4); the entry skips (rounded - n) steps
-    f("lea", "rcx", "[r8 + 3]")
-    f("and", "rcx", "-4")
+    # rcx = -(n rounded up to U); the entry skips k = (rounded - n) steps
+    f("lea", "rcx", "[r8 + %d]" % (U - 1))
+    f("and", "rcx", "-%d" % U)
     f("lea", "rsi", "[rsi + 8*r8]")   # a + 8n: the first step run reads a[0]
     f("lea", "rdi", "[rdi + 8*r8]")
     f("neg", "rcx")
-    f("mov", "r11", "r8")
-    f("and", "r11", "3")   # n % 4: 0 -> step 0, 3 -> 1, 2 -> 2, 1 -> 3
-    f("jz", ent[0])
-    f("cmp", "r11", "2")
-    f("jb", ent[3])
-    f("je", ent[2])
-    f("jmp", ent[1])
+    f("lea", "r11", "[rcx + r8]")     # -k
+    f("neg", "r11")                   # k, public
+    for k in range(1, U):
+        f("cmp", "r11", str(k))
+        f("je", ent[k])
+    f("jmp", ent[0])
     Hs = ["r9", "r10"]
-    for k in (1, 2, 3, 0):  # entry 0 falls through into step 0
+    for k in list(range(1, U)) + [0]:  # entry 0 falls through into step 0
         f.label(ent[k])
         f("xor", d32(Hs[(k + 1) % 2]), d32(Hs[(k + 1) % 2]))  # carry in = 0; CF = OF = 0
         if k:
             f("jmp", steps[k])
-    for k in range(4):
+    for k in range(U):
         f.label(steps[k])
         H, Hp = Hs[k % 2], Hs[(k + 1) % 2]
         f("mulx", H, "rax", m("rsi", 8 * k, "rcx"))
@@ -665,15 +664,16 @@ def gen_row(add):
             f("adox", "rax", m("rdi", 8 * k, "rcx"))
         f("adcx", "rax", Hp)
         f("mov", m("rdi", 8 * k, "rcx"), "rax")
-    f("lea", "rcx", "[rcx + 4]")
+    f("lea", "rcx", "[rcx + %d]" % U)
     f("jrcxz", done)
     f("jmp", steps[0])
     f.label(done)
+    Hl = Hs[(U - 1) % 2]
     f("mov", "eax", "0")
-    f("adcx", "r10", "rax")
+    f("adcx", Hl, "rax")
     if add:
-        f("adox", "r10", "rax")
-    f("mov", "rax", "r10")
+        f("adox", Hl, "rax")
+    f("mov", "rax", Hl)
     f("ret")
     f.label(zero)
     f("xor", "eax", "eax")
