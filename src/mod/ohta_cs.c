@@ -34,12 +34,18 @@ static size_t cs_max_terms(size_t nd, size_t ndk) {
     return t > nd + 1 ? t : nd + 1;          /* d*p: up to nd+1 terms below column nd+1 */
 }
 
+/* m * (2^b - 1) * 2^b < 2^64, as tabai_rd_fits, in 64-bit arithmetic (m < 2^32, b <= 32) */
+static inline int cs_fits(size_t m, unsigned b) {
+    return (uint64_t)m * ((((uint64_t)1) << b) - 1) < (((uint64_t)1) << (64 - b));
+}
+
 static cs_shape cs_shape_of(const tabai_ohta *ctx) {
     cs_shape s = {0, 0, 0};
-    size_t kbits = tabai_bitlen_vartime(ctx->k, ctx->n + 1);
+    /* K >= 2^(128n - bits) >= 2^(64n), so its top limb k[n] is never 0 */
+    size_t kbits = 64 * ctx->n + 64 - (size_t)__builtin_clzll(ctx->k[ctx->n]);
     for (unsigned b = 32; b >= 8; b--) {
         size_t nd = tabai_digits_for(ctx->bits, b), ndk = tabai_digits_for(kbits, b);
-        if (tabai_rd_fits(cs_max_terms(nd, ndk), b)) {
+        if (cs_fits(cs_max_terms(nd, ndk), b)) {
             s.b = b;
             s.nd = nd;
             s.ndk = ndk;
@@ -187,4 +193,68 @@ void tabai_ohta_mul_cs3_generic(const tabai_ohta *ctx, uint64_t *r, const uint64
 void tabai_ohta_mul_cs4_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
                                 const uint64_t *b) {
     ohta_mul_cs(ctx, r, a, b, 4);
+}
+
+/* ---- the seed's comparison baseline: word-serial Montgomery on the same digits ----------
+ * Zheng-Ohta-Araki compared their carry-save Ohta (14-bit digits) with Montgomery on 16-bit
+ * digits, carries propagated on every step (their Algorithm 1 / section 2.2). This is that
+ * baseline on b-bit digits in 64-bit words, so that the report can put carry save and
+ * blocking against Montgomery on equal digits as well as against tabai's 64-bit Montgomery.
+ * z[nd] = x y 2^(-b nd) mod p for odd p < 2^(b nd), x, y < p; pinv = -p^-1 mod 2^b.
+ * Constant time. */
+void tabai_mont_mul_rd_generic(uint64_t *z, const uint64_t *x, const uint64_t *y,
+                               const uint64_t *p, uint64_t pinv, size_t nd, unsigned b) {
+    const uint64_t mask = (((uint64_t)1) << b) - 1;
+    uint64_t t[CS_MAXD / 2 + 2], s[CS_MAXD / 2 + 2];
+    TABAI_VERIFY_CHECK(nd >= 1 && nd + 2 <= CS_MAXD / 2 + 2 && b >= 8 && b <= 32);
+    for (size_t q = 0; q < nd + 2; q++) t[q] = 0;
+    for (size_t i = 0; i < nd; i++) {
+        uint64_t c = 0, ec;
+        for (size_t j = 0; j < nd; j++) { /* t += y_i x */
+            ec = y[i] * x[j] + t[j] + c;
+            t[j] = ec & mask;
+            c = ec >> b;
+        }
+        ec = t[nd] + c;
+        t[nd] = ec & mask;
+        t[nd + 1] += ec >> b;
+        const uint64_t u = (t[0] * pinv) & mask; /* t + u p = 0 mod 2^b */
+        ec = u * p[0] + t[0];
+        c = ec >> b;
+        for (size_t j = 1; j < nd; j++) { /* t = (t + u p) / 2^b */
+            ec = u * p[j] + t[j] + c;
+            t[j - 1] = ec & mask;
+            c = ec >> b;
+        }
+        ec = t[nd] + c;
+        t[nd - 1] = ec & mask;
+        t[nd] = t[nd + 1] + (ec >> b);
+        t[nd + 1] = 0;
+    }
+    /* t < 2p: subtract p by masks */
+    int64_t bw = 0;
+    for (size_t q = 0; q <= nd; q++) {
+        int64_t d = (int64_t)t[q] - (int64_t)(q < nd ? p[q] : 0) + bw;
+        s[q] = (uint64_t)d & mask;
+        bw = d >> b;
+    }
+    uint64_t keep = tabai_mask((uint64_t)(-bw)); /* borrow: t < p, keep t */
+    for (size_t q = 0; q < nd; q++) z[q] = (t[q] & keep) | (s[q] & ~keep);
+}
+
+uint64_t tabai_rd_pinv(uint64_t p0, unsigned b) {
+    uint64_t inv = p0; /* p0 * p0 = 1 mod 8: 3 correct bits, doubled by each step */
+    for (int k = 0; k < 5; k++) inv *= 2 - p0 * inv;
+    return (0 - inv) & ((((uint64_t)1) << b) - 1);
+}
+
+void tabai_mont_mul_n_rd_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                 const uint64_t *p, size_t n, unsigned bits) {
+    uint64_t ad[CS_MAXD / 2], bd[CS_MAXD / 2], pd[CS_MAXD / 2], zd[CS_MAXD / 2];
+    const size_t nd = tabai_digits_for(tabai_bitlen_vartime(p, n), bits);
+    tabai_rd_from_limbs(ad, nd, a, n, bits);
+    tabai_rd_from_limbs(bd, nd, b, n, bits);
+    tabai_rd_from_limbs(pd, nd, p, n, bits);
+    tabai_mont_mul_rd_generic(zd, ad, bd, pd, tabai_rd_pinv(pd[0], bits), nd, bits);
+    tabai_rd_to_limbs(r, n, zd, nd, bits);
 }

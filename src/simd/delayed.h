@@ -118,4 +118,14 @@ void tabai_ohta_mul_cs3_generic(const tabai_ohta *ctx, uint64_t *r, const uint64
 void tabai_ohta_mul_cs4_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
                                 const uint64_t *b);
 
+/* The seed's baseline for the comparison: word-serial Montgomery (CIOS) on the same b-bit
+ * digits, carry on every step. z[nd] = x y 2^(-b nd) mod p (odd p < 2^(b nd); x, y < p);
+ * pinv = -p^-1 mod 2^b (tabai_rd_pinv). The _n_ wrapper converts a, b, p[n] (odd) and r[n]
+ * with nd = ceil(bits(p) / bits). Constant time. Used by the benchmark and tests only. */
+void tabai_mont_mul_rd_generic(uint64_t *z, const uint64_t *x, const uint64_t *y,
+                               const uint64_t *p, uint64_t pinv, size_t nd, unsigned b);
+uint64_t tabai_rd_pinv(uint64_t p0, unsigned b);
+void tabai_mont_mul_n_rd_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                 const uint64_t *p, size_t n, unsigned bits);
+
 #endif

@@ -354,6 +354,23 @@ static void check_ohta_modulus(const uint64_t *p, size_t n, int reps) {
             CHECK(st == TABAI_OK && memcmp(r, want, m * 8) == 0, "%s n=%zu bits=%zu rep=%d",
                   tabai_kernel_name(cs_kernels[k]), m, ctx.bits, rep);
         }
+        /* the seed's baseline: digit-serial Montgomery on the carry-save digits (odd p) */
+        if (ctx.p[0] & 1) {
+            unsigned bd = tabai_ohta_cs_bits(&ctx);
+            size_t nd = tabai_digits_for(ctx.bits, bd);
+            mpz_t rinv;
+            mpz_init_set_ui(rinv, 1);
+            mpz_mul_2exp(rinv, rinv, bd * nd);
+            CHECK(mpz_invert(rinv, rinv, zp) || mpz_cmp_ui(zp, 1) == 0, "invert");
+            mpz_mul(zr, za, zb);
+            mpz_mul(zr, zr, rinv);
+            mpz_mod(zr, zr, zp);
+            uint64_t wm[TABAI_MAX_LIMBS] = {0};
+            mpz_export(wm, NULL, -1, 8, 0, 0, zr);
+            tabai_mont_mul_n_rd_generic(r, a, b, ctx.p, m, bd);
+            CHECK(memcmp(r, wm, m * 8) == 0, "mont_rd n=%zu bits=%zu b=%u rep=%d", m, ctx.bits, bd, rep);
+            mpz_clear(rinv);
+        }
         /* r aliasing a */
         uint64_t t2[TABAI_MAX_LIMBS];
         memcpy(t2, a, m * 8);
