@@ -79,7 +79,7 @@ void tabai_rd_from_limbs(uint64_t *d, size_t nd, const uint64_t *a, size_t n, un
 }
 
 void tabai_f64_from_limbs(double *d, size_t nd, const uint64_t *a, size_t n, unsigned b) {
-    for (size_t j = 0; j < nd; j++) d[j] = (double)digit_at(a, n, j, b);
+    for (size_t j = 0; j < nd; j++) d[j] = (double)(int64_t)digit_at(a, n, j, b); /* < 2^53: exact, no branch */
 }
 
 /* Packs digits (< 2^b, b <= 63) into limbs with 64-bit shifts: acc holds `have` < 64 bits.
@@ -111,7 +111,7 @@ void tabai_rd_to_limbs(uint64_t *r, size_t n, const uint64_t *d, size_t nd, unsi
 }
 
 void tabai_f64_to_limbs(uint64_t *r, size_t n, const double *d, size_t nd, unsigned b) {
-#define GET_F64(j) ((uint64_t)d[j])
+#define GET_F64(j) ((uint64_t)(int64_t)d[j]) /* via int64: no branch on the value */
     PACK_DIGITS(GET_F64)
 #undef GET_F64
 }
