@@ -202,6 +202,24 @@ static void test_rows(size_t n, int iters) {
     }
 }
 
+/* r[nb+8] += a[8]*b[nb] with carry out, against mpn_mul + mpn_add_n */
+static void test_addmul_8xn(size_t nb, int iters) {
+    mp_limb_t prod[MAXN + 8], want[MAXN + 8];
+    for (int it = 0; it < iters; it++) {
+        int e = it & 1;
+        uint64_t *a = gb(0, 8, e), *b = gb(1, nb, !e), *r = gb(2, nb + 8, e);
+        fill(a, 8, it % CL_COUNT);
+        fill(b, nb, (it / 2) % CL_COUNT);
+        fill(r, nb + 8, (it / 3) % CL_COUNT);
+        if (nb >= 8) mpn_mul(prod, (const mp_limb_t *)b, (mp_size_t)nb, (const mp_limb_t *)a, 8);
+        else mpn_mul(prod, (const mp_limb_t *)a, 8, (const mp_limb_t *)b, (mp_size_t)nb);
+        uint64_t cw = mpn_add_n(want, prod, (const mp_limb_t *)r, (mp_size_t)(nb + 8));
+        uint64_t cg = call6("addmul_8xn", (void *)tabai_addmul_8xn_bmi2, U(r), U(a), U(b), nb, 0, 0);
+        cmpn("addmul_8xn", nb, r, (const uint64_t *)want, nb + 8);
+        if (cg != cw && failures++ < 20) fprintf(stderr, "FAIL addmul_8xn carry nb=%zu\n", nb);
+    }
+}
+
 /* ---- Montgomery and modular add/sub ---- */
 static uint64_t neg_inv64(uint64_t p0) {
     uint64_t x = p0; /* 3 bits */
@@ -403,6 +421,7 @@ int main(void) {
                   b->mont_mul_sym[n]);
     }
     for (size_t n = 0; n <= 40; n++) test_rows(n, iters);
+    for (size_t n = 1; n <= 56; n++) test_addmul_8xn(n, iters);
     static const size_t big[] = {1, 2, 3, 5, 8, 16, 17, 20, 31, 32, 33, 48, 64};
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
         size_t n = big[i];

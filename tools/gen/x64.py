@@ -8,7 +8,9 @@ ABI, endbr64, CFI, .note.GNU-stack) into one folder:
   sqr.S    tabai_sqr_n{N}_bmi2      r[2N] = a[N]^2
   mont.S   tabai_mont_mul_n{N}_bmi2, tabai_mont_sqr_n{N}_bmi2
   modas.S  tabai_mod_add_n{N}_bmi2, tabai_mod_sub_n{N}_bmi2
-  row.S    tabai_mul_1_n_bmi2, tabai_addmul_1_n_bmi2 (any n)
+  mul32.S  tabai_mul_n32_bmi2, tabai_sqr_n32_bmi2 (fully unrolled, 2048 bits)
+  redc.S   tabai_redc_n{N}_bmi2, tabai_mul_rows_n{N}_bmi2   N = 24..128 step 8 (any-n drivers)
+  row.S    tabai_mul_1_n_bmi2, tabai_addmul_1_n_bmi2 (any n), tabai_addmul_8xn_bmi2
   x64_mix.h  instruction mix of every generated function (read by the benchmark)
 
 Usage: python3 tools/gen/x64.py --out src/x64     (the exact command is written into every
@@ -21,6 +23,7 @@ import re
 import sys
 
 NMAX = 16
+REDC_SIZES = list(range(24, 129, 8))
 CALLEE = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
 R32 = {"rax": "eax", "rbx": "ebx", "rcx": "ecx", "rdx": "edx", "rsi": "esi", "rdi": "edi",
        "rbp": "ebp", "rsp": "esp"}
@@ -206,8 +209,8 @@ def emit_sqr(f, R, roff, A, aoff, n, regs, tmp_off=None):
         return
     h = n // 2
     hn = n - h
-    emit_sqr(f, R, roff, A, aoff, h, regs)
-    emit_sqr(f, R, roff + 16 * h, A, aoff + 8 * h, hn, regs)
+    emit_sqr(f, R, roff, A, aoff, h, regs, tmp_off)  # nested splits reuse the temporary
+    emit_sqr(f, R, roff + 16 * h, A, aoff + 8 * h, hn, regs, tmp_off)
     emit_mul(f, "rsp", tmp_off, A, aoff, A, aoff + 8 * h, h, hn, regs)
     # R[h ..] += 2*T
     x, z = regs[0], regs[1]
@@ -478,39 +481,12 @@ def emit_redc_regs(f, n, U):
     final_sub_regs(f, T, C, P, "rdx", lo)
 
 
-def gen_mont_mem(n, sqr):
-    """n >= 10: the 2n-limb product or square on the stack (register-window rows), then REDC
-    rows with the accumulator in memory (adox with a memory operand), one row per loop trip."""
-    op = "sqr" if sqr else "mul"
-    name = "tabai_mont_%s_n%d_bmi2" % (op, n)
-    contract = ("r[%d] = a%s*2^-%d mod p: %s into a 2n-limb stack buffer, then REDC rows (mulx, adox"
-                " memory accumulator, adcx high halves); inputs < p, any odd p; r may alias"
-                " inputs; constant time." % (n, "^2" if sqr else "*b", 64 * n,
-                                           "square" if sqr else "product"))
-    f = Func(name, contract)
-    U = 32
-    TMP = U + 16 * n
-    f.frame = TMP + (8 * n if sqr else 0)
-    if sqr:  # rdi r, rsi a, rdx p, rcx pinv
-        f("mov", m("rsp", 0), "rdi")
-        f("mov", m("rsp", 8), "rdx")
-        f("mov", m("rsp", 16), "rcx")
-        regs = ["rax", "rcx", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14",
-                "r15"]
-        emit_sqr(f, "rsp", U, "rsi", 0, n, regs, tmp_off=TMP)
-    else:  # rdi r, rsi a, rdx b, rcx p, r8 pinv
-        f("mov", m("rsp", 0), "rdi")
-        f("mov", m("rsp", 8), "rcx")
-        f("mov", m("rsp", 16), "r8")
-        f("mov", "rcx", "rdx")
-        regs = ["rax", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
-        emit_mul(f, "rsp", U, "rsi", 0, "rcx", 0, n, n, regs)
-    # REDC loop
-    P, Up, cnt, PINV = "rsi", "rdi", "rcx", "r8"
+def emit_redc_mem(f, n, P, PINV, Up, cnt, R):
+    """r[n] = u * 2^(-64n) mod p for u[2n] at Up (u < p*2^(64n); destroyed): one REDC row per
+    loop trip, mulx with the accumulator in memory (adox with a memory operand), high halves
+    by adcx, the pending top carry in rbx; final subtraction by cmov. R: register holding r,
+    or "rdx_at_end" to load it from the frame slot rsp+0."""
     L, H1, H2, Z, C = "rax", "r9", "r10", "r11", "rbx"
-    f("mov", P, m("rsp", 8))
-    f("mov", PINV, m("rsp", 16))
-    f("lea", Up, "[rsp + %d]" % U)
     f("mov", d32(cnt), str(n))
     f("xor", d32(C), d32(C))
     f("xor", d32(Z), d32(Z))
@@ -540,8 +516,9 @@ def gen_mont_mem(n, sqr):
     f("dec", cnt)
     f("jnz", loop)
     # final subtraction: t = Up[0..n-1] + C*2^(64n)
-    R = "rdx"
-    f("mov", R, m("rsp", 0))
+    if R == "rdx_at_end":
+        R = "rdx"
+        f("mov", R, m("rsp", 0))
     for j in range(n):
         f("mov", L, m(Up, 8 * j))
         f("sub" if j == 0 else "sbb", L, m(P, 8 * j))
@@ -551,7 +528,94 @@ def gen_mont_mem(n, sqr):
         f("mov", L, m(R, 8 * j))
         f("cmovc", L, m(Up, 8 * j))
         f("mov", m(R, 8 * j), L)
-    f.regmap = "product on the stack at rsp+%d; REDC: p %s, u %s, pinv %s, carry %s" % (U, P, Up, PINV, C)
+
+
+def gen_redc(n):
+    f = Func("tabai_redc_n%d_bmi2" % n,
+             "r[%d] = t * 2^-%d mod p for t[%d] < p*2^%d (t destroyed); REDC rows in a loop, one"
+             " unrolled mulx row of %d limbs per trip; r must not overlap t; constant time."
+             % (n, 64 * n, 2 * n, 64 * n, n),
+             "rdi r, rsi t, r8 p, r12 pinv, rcx count, rbx carry")
+    # args: rdi r, rsi t, rdx p, rcx pinv
+    f("mov", "r8", "rdx")
+    f("mov", "r12", "rcx")
+    emit_redc_mem(f, n, P="r8", PINV="r12", Up="rsi", cnt="rcx", R="rdi")
+    return f
+
+
+def gen_mul_rows(n):
+    """r[2n] = a*b for a fixed n above 16: one unrolled mulx row of n limbs per loop trip
+    (rdx = b[i]), the accumulator r in memory (adox with a memory operand), high halves by
+    adcx."""
+    f = Func("tabai_mul_rows_n%d_bmi2" % n,
+             "r[%d] = a[%d]*b[%d]: mulx rows, memory accumulator; r must not overlap a or b."
+             % (2 * n, n, n), "rdi r (advances), rsi a, rcx b (advances), r8 count, r11 zero")
+    # args: rdi r, rsi a, rdx b, rcx n (ignored)
+    L, Hs, Z, cnt = "rax", ["r9", "r10"], "r11", "r8"
+    f("mov", "rcx", "rdx")
+    f("mov", "rdx", m("rcx", 0))
+    f("xor", d32(Z), d32(Z))
+    for j in range(n):  # row 0: r[0..n] = a*b[0]
+        f("mulx", Hs[j % 2], L, m("rsi", 8 * j))
+        if j:
+            f("adcx", L, Hs[(j - 1) % 2])
+        f("mov", m("rdi", 8 * j), L)
+    Hp = Hs[(n - 1) % 2]
+    f("adcx", Hp, Z)
+    f("mov", m("rdi", 8 * n), Hp)
+    f("mov", d32(cnt), str(n - 1))
+    loop = f.newlabel("row")
+    f.label(loop)
+    f("lea", "rdi", "[rdi + 8]")
+    f("lea", "rcx", "[rcx + 8]")
+    f("mov", "rdx", m("rcx", 0))
+    f("xor", d32(L), d32(L))
+    for j in range(n):
+        f("mulx", Hs[j % 2], L, m("rsi", 8 * j))
+        f("adox", L, m("rdi", 8 * j))
+        if j:
+            f("adcx", L, Hs[(j - 1) % 2])
+        f("mov", m("rdi", 8 * j), L)
+    f("adox", Hp, Z)
+    f("adcx", Hp, Z)
+    f("mov", m("rdi", 8 * n), Hp)
+    f("dec", cnt)
+    f("jnz", loop)
+    return f
+
+
+def gen_mont_mem(n, sqr):
+    """n >= 10: the 2n-limb product or square on the stack (register-window rows), then REDC
+    rows with the accumulator in memory (adox with a memory operand), one row per loop trip."""
+    op = "sqr" if sqr else "mul"
+    name = "tabai_mont_%s_n%d_bmi2" % (op, n)
+    contract = ("r[%d] = a%s*2^-%d mod p: %s into a 2n-limb stack buffer, then REDC rows (mulx, adox"
+                " memory accumulator, adcx high halves); inputs < p, any odd p; r may alias"
+                " inputs; constant time." % (n, "^2" if sqr else "*b", 64 * n,
+                                           "square" if sqr else "product"))
+    f = Func(name, contract)
+    U = 32
+    TMP = U + 16 * n
+    f.frame = TMP + (8 * n if sqr else 0)
+    if sqr:  # rdi r, rsi a, rdx p, rcx pinv
+        f("mov", m("rsp", 0), "rdi")
+        f("mov", m("rsp", 8), "rdx")
+        f("mov", m("rsp", 16), "rcx")
+        regs = ["rax", "rcx", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14",
+                "r15"]
+        emit_sqr(f, "rsp", U, "rsi", 0, n, regs, tmp_off=TMP)
+    else:  # rdi r, rsi a, rdx b, rcx p, r8 pinv
+        f("mov", m("rsp", 0), "rdi")
+        f("mov", m("rsp", 8), "rcx")
+        f("mov", m("rsp", 16), "r8")
+        f("mov", "rcx", "rdx")
+        regs = ["rax", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+        emit_mul(f, "rsp", U, "rsi", 0, "rcx", 0, n, n, regs)
+    f("mov", "rsi", m("rsp", 8))
+    f("mov", "r8", m("rsp", 16))
+    f("lea", "rdi", "[rsp + %d]" % U)
+    emit_redc_mem(f, n, P="rsi", PINV="r8", Up="rdi", cnt="rcx", R="rdx_at_end")
+    f.regmap = "product on the stack at rsp+%d; REDC: p rsi, u rdi, pinv r8, carry rbx" % U
     return f
 
 
@@ -680,6 +744,57 @@ def gen_row(add, U=8):
     return f
 
 
+def gen_addmul_8xn():
+    """r[0 .. nb+7] += a[8] * b[nb], returns the carry out (0 or 1); nb >= 1. The window of
+    8 limbs stays in registers across a runtime loop over the rows (b[i] in rdx); at the end
+    of each row its low limb leaves into r[i] through a third carry, kept as 0/-1 in r8
+    between rows, and the window shifts down by register moves."""
+    f = Func("tabai_addmul_8xn_bmi2",
+             "r[nb+8] += a[8]*b[nb], returns the carry out; nb >= 1; r must not overlap a or b.",
+             "rdi r (advances), rsi a, rcx b (advances), r8 carry 0/-1, window r9 r10 r11 rbx rbp"
+             " r12 r13 r14, r15 hi")
+    W = ["r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14"]
+    H = "r15"
+    f.frame = 8
+    # args: rdi r, rsi a, rdx b, rcx nb
+    f("lea", "rax", "[rdx + 8*rcx]")
+    f("mov", m("rsp", 0), "rax")  # end of b
+    f("mov", "rcx", "rdx")
+    for r in W:
+        f("xor", d32(r), d32(r))
+    f("xor", "r8d", "r8d")
+    loop = f.newlabel("row")
+    f.label(loop)
+    f("mov", "rdx", m("rcx", 0))
+    f("xor", "eax", "eax")
+    for j in range(8):
+        f("mulx", H, "rax", m("rsi", 8 * j))
+        f("adox", W[j], "rax")
+        if j < 7:
+            f("adcx", W[j + 1], H)
+    f("mov", "eax", "0")
+    f("adox", H, "rax")
+    f("adcx", H, "rax")
+    f("neg", "r8")
+    f("adc", W[0], m("rdi", 0))
+    f("mov", m("rdi", 0), W[0])
+    f("sbb", "r8", "r8")
+    for j in range(7):
+        f("mov", W[j], W[j + 1])
+    f("mov", W[7], H)
+    f("lea", "rdi", "[rdi + 8]")
+    f("lea", "rcx", "[rcx + 8]")
+    f("cmp", "rcx", m("rsp", 0))
+    f("jne", loop)
+    f("neg", "r8")
+    for j in range(8):
+        f("adc", W[j], m("rdi", 8 * j))
+        f("mov", m("rdi", 8 * j), W[j])
+    f("sbb", "rax", "rax")
+    f("neg", "rax")
+    return f
+
+
 def gen_mul(n):
     f = Func("tabai_mul_n%d_bmi2" % n,
              "r[%d] = a[%d]*b[%d] (mulPre); r must not overlap a or b; n argument ignored." % (2 * n, n, n),
@@ -725,10 +840,15 @@ def main():
         "mont.S": ("Montgomery mul and sqr, n = 1..16",
                    [gen_mont_mul(n) for n in range(1, NMAX + 1)] +
                    [gen_mont_sqr(n) for n in range(1, NMAX + 1)]),
+        "redc.S": ("REDC and product rows for the any-n drivers, n = 24..128 step 8",
+                   [gen_redc(n) for n in REDC_SIZES] + [gen_mul_rows(n) for n in REDC_SIZES]),
+        "mul32.S": ("mul and sqr unrolled for n = 32 (2048 bits), used by the any-n drivers",
+                    [gen_mul(32), gen_sqr(32)]),
         "modas.S": ("modular add and sub, n = 1..16",
                     [gen_mod_add(n) for n in range(1, NMAX + 1)] +
                     [gen_mod_sub(n) for n in range(1, NMAX + 1)]),
-        "row.S": ("row kernels mul_1, addmul_1 (any n)", [gen_row(False), gen_row(True)]),
+        "row.S": ("row kernels mul_1, addmul_1 (any n), addmul_8xn (8 x any n)",
+                  [gen_row(False), gen_row(True), gen_addmul_8xn()]),
     }
     mix = []
     for fname, (title, funcs) in files.items():
