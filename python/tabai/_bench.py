@@ -174,6 +174,7 @@ def run(
     progress: bool = True,
     echo_stdout: bool = False,
     stream: Optional[IO[str]] = None,
+    extra_args: Sequence[str] = (),
 ) -> Dict[str, Any]:
     """Runs the benchmark binary, shows its progress, and returns the JSON it wrote.
 
@@ -184,6 +185,7 @@ def run(
         cmd: the binary's command (default: bench_command()).
         progress: show a progress bar (tqdm) from the ``@progress`` lines.
         echo_stdout: print what the binary writes on stdout (else only when it fails).
+        extra_args: more options for the binary (passed through unchanged).
         stream: where progress and the binary's other stderr lines go (default sys.stderr).
     Returns:
         the parsed JSON object ``{"meta": ..., "records": [...]}``.
@@ -201,6 +203,7 @@ def run(
         args += ["--bits", bits]
     if seconds is not None:
         args += ["--seconds", repr(float(seconds))]
+    args += list(extra_args)
     args += ["--json", str(json_path), "--progress"]
 
     try:

@@ -5,7 +5,8 @@
     tabai report JSON [--csv PATH] [--plot PATH] [--no-plot] [--md PATH]
     tabai cpu
 
-``bench`` runs the C benchmark (``tabai/_bin/tabai-bench``, or ``TABAI_BENCH_BIN``) with a
+Options of ``bench`` that it does not know (``--tiers LIST``, ...) go to the binary as they
+are. ``bench`` runs the C benchmark (``tabai/_bin/tabai-bench``, or ``TABAI_BENCH_BIN``) with a
 progress bar, prints the run's header and one table per operation, and writes the JSON,
 CSV and PNG under results/. ``report`` does the same from a JSON file already written.
 """
@@ -94,7 +95,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(_bench.format_list(_bench.list_available()))
         return 0
     data = _bench.run(args.json, ops=args.ops, bits=args.bits, seconds=args.seconds,
-                      echo_stdout=args.verbose, progress=True)
+                      echo_stdout=args.verbose, progress=True, extra_args=args.extra)
     print(f"wrote {args.json}", file=sys.stderr)
     return _report(data, args)
 
@@ -113,7 +114,10 @@ def _cmd_cpu(args: argparse.Namespace) -> int:
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the ``tabai`` console script. Returns the exit status."""
     ap = _parser()
-    args = ap.parse_args(argv)
+    args, extra = ap.parse_known_args(argv)
+    if extra and args.command != "bench":
+        ap.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     if args.command is None:
         ap.print_help()
         return 2

@@ -63,6 +63,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--tiers")
     a = ap.parse_args()
     if os.environ.get("FAKE_BENCH_FAIL"):
         print("fake-bench: failing on purpose", file=sys.stderr)
@@ -82,7 +83,7 @@ def main():
     print("fake-bench: table on stdout")
     meta = {"cpu": "Fake CPU", "features": ["bmi2", "adx"], "tier": "bmi2", "compiler": "gcc 12",
             "flags": "-O2", "tsc_ghz": 2.5, "gmp": "6.2.1", "openssl": "3.0.11",
-            "argv": {"ops": a.ops, "bits": a.bits, "seconds": a.seconds}, "date": "2026-11-22"}
+            "argv": {"ops": a.ops, "bits": a.bits, "seconds": a.seconds, "tiers": a.tiers}, "date": "2026-11-22"}
     with open(a.json, "w") as f:
         json.dump({"meta": meta, "records": recs}, f)
     return 0

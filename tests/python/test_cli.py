@@ -40,13 +40,14 @@ def test_list(fake, capsys):
 
 def test_bench_report(fake, tmp_path, capsys):
     assert run_cli(tmp_path, "--ops", "mul,modmul,mont_mul,powmod,future_op", "--bits", "256,64",
-                   "--seconds", "0.25", "--md", str(tmp_path / "b.md"), plot=False) == 0
+                   "--seconds", "0.25", "--md", str(tmp_path / "b.md"), "--tiers", "generic",
+                   plot=False) == 0
     cap = capsys.readouterr()
     out = cap.out
     # options reached the binary
     data = json.loads((tmp_path / "b.json").read_text())
     assert data["meta"]["argv"] == {"ops": "mul,modmul,mont_mul,powmod,future_op",
-                                    "bits": "256,64", "seconds": 0.25}
+                                    "bits": "256,64", "seconds": 0.25, "tiers": "generic"}
     # header, then one table per op in the report's order; unknown ops at the end
     assert "Fake CPU" in out and "3.0.11" in out
     order = [out.index(f"== {op}") for op in ("mul", "mont_mul", "modmul", "powmod", "future_op")]
@@ -106,6 +107,11 @@ def test_binary_fails(fake, tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "failing on purpose" in err and "status 3" in err
     assert "fake-bench stdout before failing" in err
+
+
+def test_unknown_option_elsewhere(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["cpu", "--tiers", "x"])
 
 
 def test_binary_missing(tmp_path, monkeypatch, capsys):
