@@ -5,7 +5,7 @@
 	.text
 
 /* r[1] = a*b*2^-64 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^64; r may alias a and/or b; constant time.
- * window t[0..1] = r10 r11, carry rbx, lo rax, hi r9, a rsi, p rcx
+ * t = r9:r10, m*p = r11:rax, top carry r10 (0/-1)
  */
 	.globl	tabai_mont_mul_n1_bmi2
 	.hidden	tabai_mont_mul_n1_bmi2
@@ -14,38 +14,19 @@
 tabai_mont_mul_n1_bmi2:
 	.cfi_startproc
 	endbr64
-	push	rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rbx, 0
-	push	r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r15, 0
-	mov	r15, rdx
-	mov	rdx, qword ptr [r15]
-	mulx	r11, r10, qword ptr [rsi]
-	xor	ebx, ebx
+	mov	rdx, qword ptr [rdx]
+	mulx	r9, r10, qword ptr [rsi]
 	mov	rdx, r10
 	imul	rdx, r8
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rcx]
-	adox	r10, rax
-	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
-	mov	rax, r11
+	mulx	r11, rax, qword ptr [rcx]
+	add	r10, rax
+	adc	r9, r11
+	sbb	r10, r10
+	mov	rax, r9
 	sub	rax, qword ptr [rcx]
+	sbb	r10, 0
+	cmovc	rax, r9
 	mov	qword ptr [rdi], rax
-	sbb	rbx, 0
-	cmovnc	r11, qword ptr [rdi]
-	mov	qword ptr [rdi], r11
-	pop	r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r15
-	pop	rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore rbx
 	ret
 	.cfi_endproc
 	.size	tabai_mont_mul_n1_bmi2, .-tabai_mont_mul_n1_bmi2
@@ -9022,7 +9003,7 @@ tabai_mont_mul_n16_bmi2:
 	.cfi_endproc
 	.size	tabai_mont_mul_n16_bmi2, .-tabai_mont_mul_n16_bmi2
 
-/* r[1] = a^2*2^-64 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
+/* r[1] = a^2*2^-64 mod p: tail call of tabai_mont_mul_n1_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
  */
 	.globl	tabai_mont_sqr_n1_bmi2
 	.hidden	tabai_mont_sqr_n1_bmi2
@@ -9031,52 +9012,15 @@ tabai_mont_mul_n16_bmi2:
 tabai_mont_sqr_n1_bmi2:
 	.cfi_startproc
 	endbr64
-	push	r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r15, 0
-	sub	rsp, 40
-	.cfi_adjust_cfa_offset 40
-	mov	qword ptr [rsp], rdi
-	mov	qword ptr [rsp + 8], rdx
-	mov	qword ptr [rsp + 16], rcx
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 24], rax
-	mov	qword ptr [rsp + 32], rcx
-	mov	rsi, qword ptr [rsp + 8]
-	mov	r15, qword ptr [rsp + 16]
-	mov	r8, qword ptr [rsp + 24]
-	xor	edi, edi
-	mov	r9, qword ptr [rsp + 32]
-	mov	rdx, r8
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r9, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r9, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	rdx, qword ptr [rsp]
-	mov	rax, r9
-	sub	rax, qword ptr [rsi]
-	mov	qword ptr [rdx], rax
-	sbb	rdi, 0
-	cmovnc	r9, qword ptr [rdx]
-	mov	qword ptr [rdx], r9
-	add	rsp, 40
-	.cfi_adjust_cfa_offset -40
-	pop	r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r15
+	mov	r8, rcx
+	mov	rcx, rdx
+	mov	rdx, rsi
+	jmp	tabai_mont_mul_n1_bmi2
 	ret
 	.cfi_endproc
 	.size	tabai_mont_sqr_n1_bmi2, .-tabai_mont_sqr_n1_bmi2
 
-/* r[2] = a^2*2^-128 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
+/* r[2] = a^2*2^-128 mod p: tail call of tabai_mont_mul_n2_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
  */
 	.globl	tabai_mont_sqr_n2_bmi2
 	.hidden	tabai_mont_sqr_n2_bmi2
@@ -9085,95 +9029,15 @@ tabai_mont_sqr_n1_bmi2:
 tabai_mont_sqr_n2_bmi2:
 	.cfi_startproc
 	endbr64
-	push	r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r15, 0
-	sub	rsp, 56
-	.cfi_adjust_cfa_offset 56
-	mov	qword ptr [rsp], rdi
-	mov	qword ptr [rsp + 8], rdx
-	mov	qword ptr [rsp + 16], rcx
-	mov	rdx, qword ptr [rsi]
-	mulx	rdi, rcx, qword ptr [rsi + 8]
-	mov	qword ptr [rsp + 32], rcx
-	mov	qword ptr [rsp + 40], rdi
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 24], rax
-	mov	r8, qword ptr [rsp + 32]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 32], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 40]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 40], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 48], r8
-	mov	rsi, qword ptr [rsp + 8]
-	mov	r15, qword ptr [rsp + 16]
-	mov	r8, qword ptr [rsp + 24]
-	mov	r9, qword ptr [rsp + 32]
-	xor	edi, edi
-	mov	r10, qword ptr [rsp + 40]
-	mov	rdx, r8
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r10, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r10, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	r11, qword ptr [rsp + 48]
-	mov	rdx, r9
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r11, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	rdx, qword ptr [rsp]
-	mov	rax, r10
-	sub	rax, qword ptr [rsi]
-	mov	qword ptr [rdx], rax
-	mov	rax, r11
-	sbb	rax, qword ptr [rsi + 8]
-	mov	qword ptr [rdx + 8], rax
-	sbb	rdi, 0
-	cmovnc	r10, qword ptr [rdx]
-	mov	qword ptr [rdx], r10
-	cmovnc	r11, qword ptr [rdx + 8]
-	mov	qword ptr [rdx + 8], r11
-	add	rsp, 56
-	.cfi_adjust_cfa_offset -56
-	pop	r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r15
+	mov	r8, rcx
+	mov	rcx, rdx
+	mov	rdx, rsi
+	jmp	tabai_mont_mul_n2_bmi2
 	ret
 	.cfi_endproc
 	.size	tabai_mont_sqr_n2_bmi2, .-tabai_mont_sqr_n2_bmi2
 
-/* r[3] = a^2*2^-192 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
+/* r[3] = a^2*2^-192 mod p: tail call of tabai_mont_mul_n3_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
  */
 	.globl	tabai_mont_sqr_n3_bmi2
 	.hidden	tabai_mont_sqr_n3_bmi2
@@ -9182,160 +9046,15 @@ tabai_mont_sqr_n2_bmi2:
 tabai_mont_sqr_n3_bmi2:
 	.cfi_startproc
 	endbr64
-	push	rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rbx, 0
-	push	rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rbp, 0
-	push	r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r15, 0
-	sub	rsp, 72
-	.cfi_adjust_cfa_offset 72
-	mov	qword ptr [rsp], rdi
-	mov	qword ptr [rsp + 8], rdx
-	mov	qword ptr [rsp + 16], rcx
-	mov	rdx, qword ptr [rsi]
-	mulx	rdi, rcx, qword ptr [rsi + 8]
-	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
-	adc	r8, 0
-	mov	qword ptr [rsp + 32], rcx
-	mov	qword ptr [rsp + 40], rdi
-	mov	rdx, qword ptr [rsi + 8]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	qword ptr [rsp + 48], r8
-	mov	qword ptr [rsp + 56], r9
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 24], rax
-	mov	r8, qword ptr [rsp + 32]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 32], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 40]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 40], rdi
-	mov	r8, qword ptr [rsp + 48]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 48], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 56]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 56], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 64], r8
-	mov	rsi, qword ptr [rsp + 8]
-	mov	r15, qword ptr [rsp + 16]
-	mov	r8, qword ptr [rsp + 24]
-	mov	r9, qword ptr [rsp + 32]
-	mov	r10, qword ptr [rsp + 40]
-	xor	edi, edi
-	mov	r11, qword ptr [rsp + 48]
-	mov	rdx, r8
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r11, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	rbx, qword ptr [rsp + 56]
-	mov	rdx, r9
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	lea	rcx, [rcx + rdi]
-	adcx	rbx, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	rbp, qword ptr [rsp + 64]
-	mov	rdx, r10
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	lea	rcx, [rcx + rdi]
-	adcx	rbp, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	rdx, qword ptr [rsp]
-	mov	rax, r11
-	sub	rax, qword ptr [rsi]
-	mov	qword ptr [rdx], rax
-	mov	rax, rbx
-	sbb	rax, qword ptr [rsi + 8]
-	mov	qword ptr [rdx + 8], rax
-	mov	rax, rbp
-	sbb	rax, qword ptr [rsi + 16]
-	mov	qword ptr [rdx + 16], rax
-	sbb	rdi, 0
-	cmovnc	r11, qword ptr [rdx]
-	mov	qword ptr [rdx], r11
-	cmovnc	rbx, qword ptr [rdx + 8]
-	mov	qword ptr [rdx + 8], rbx
-	cmovnc	rbp, qword ptr [rdx + 16]
-	mov	qword ptr [rdx + 16], rbp
-	add	rsp, 72
-	.cfi_adjust_cfa_offset -72
-	pop	r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r15
-	pop	rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore rbp
-	pop	rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore rbx
+	mov	r8, rcx
+	mov	rcx, rdx
+	mov	rdx, rsi
+	jmp	tabai_mont_mul_n3_bmi2
 	ret
 	.cfi_endproc
 	.size	tabai_mont_sqr_n3_bmi2, .-tabai_mont_sqr_n3_bmi2
 
-/* r[4] = a^2*2^-256 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
+/* r[4] = a^2*2^-256 mod p: tail call of tabai_mont_mul_n4_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
  */
 	.globl	tabai_mont_sqr_n4_bmi2
 	.hidden	tabai_mont_sqr_n4_bmi2
@@ -9344,228 +9063,10 @@ tabai_mont_sqr_n3_bmi2:
 tabai_mont_sqr_n4_bmi2:
 	.cfi_startproc
 	endbr64
-	push	rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rbx, 0
-	push	rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rbp, 0
-	push	r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r12, 0
-	push	r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r13, 0
-	push	r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r15, 0
-	sub	rsp, 88
-	.cfi_adjust_cfa_offset 88
-	mov	qword ptr [rsp], rdi
-	mov	qword ptr [rsp + 8], rdx
-	mov	qword ptr [rsp + 16], rcx
-	mov	rdx, qword ptr [rsi]
-	mulx	rdi, rcx, qword ptr [rsi + 8]
-	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
-	adc	r9, 0
-	mov	qword ptr [rsp + 32], rcx
-	mov	qword ptr [rsp + 40], rdi
-	mov	rdx, qword ptr [rsi + 8]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	qword ptr [rsp + 48], r8
-	mov	qword ptr [rsp + 56], r9
-	mov	rdx, qword ptr [rsi + 16]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	qword ptr [rsp + 64], r10
-	mov	qword ptr [rsp + 72], r11
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 24], rax
-	mov	r8, qword ptr [rsp + 32]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 32], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 40]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 40], rdi
-	mov	r8, qword ptr [rsp + 48]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 48], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 56]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 56], rdi
-	mov	r8, qword ptr [rsp + 64]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 64], r8
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 72]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 72], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 80], r8
-	mov	rsi, qword ptr [rsp + 8]
-	mov	r15, qword ptr [rsp + 16]
-	mov	r8, qword ptr [rsp + 24]
-	mov	r9, qword ptr [rsp + 32]
-	mov	r10, qword ptr [rsp + 40]
-	mov	r11, qword ptr [rsp + 48]
-	xor	edi, edi
-	mov	rbx, qword ptr [rsp + 56]
-	mov	rdx, r8
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	lea	rcx, [rcx + rdi]
-	adcx	rbx, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	rbp, qword ptr [rsp + 64]
-	mov	rdx, r9
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	lea	rcx, [rcx + rdi]
-	adcx	rbp, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	r12, qword ptr [rsp + 72]
-	mov	rdx, r10
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r12, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r12, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	r13, qword ptr [rsp + 80]
-	mov	rdx, r11
-	imul	rdx, r15
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r13, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r13, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	rdx, qword ptr [rsp]
-	mov	rax, rbx
-	sub	rax, qword ptr [rsi]
-	mov	qword ptr [rdx], rax
-	mov	rax, rbp
-	sbb	rax, qword ptr [rsi + 8]
-	mov	qword ptr [rdx + 8], rax
-	mov	rax, r12
-	sbb	rax, qword ptr [rsi + 16]
-	mov	qword ptr [rdx + 16], rax
-	mov	rax, r13
-	sbb	rax, qword ptr [rsi + 24]
-	mov	qword ptr [rdx + 24], rax
-	sbb	rdi, 0
-	cmovnc	rbx, qword ptr [rdx]
-	mov	qword ptr [rdx], rbx
-	cmovnc	rbp, qword ptr [rdx + 8]
-	mov	qword ptr [rdx + 8], rbp
-	cmovnc	r12, qword ptr [rdx + 16]
-	mov	qword ptr [rdx + 16], r12
-	cmovnc	r13, qword ptr [rdx + 24]
-	mov	qword ptr [rdx + 24], r13
-	add	rsp, 88
-	.cfi_adjust_cfa_offset -88
-	pop	r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r15
-	pop	r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r13
-	pop	r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r12
-	pop	rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore rbp
-	pop	rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore rbx
+	mov	r8, rcx
+	mov	rcx, rdx
+	mov	rdx, rsi
+	jmp	tabai_mont_mul_n4_bmi2
 	ret
 	.cfi_endproc
 	.size	tabai_mont_sqr_n4_bmi2, .-tabai_mont_sqr_n4_bmi2

@@ -23,6 +23,7 @@ import re
 import sys
 
 NMAX = 16
+MONT_SQR_VIA_MUL = 4  # measured: fused mont_mul(a, a) is faster up to here
 REDC_SIZES = list(range(24, 129, 8))
 CALLEE = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
 R32 = {"rax": "eax", "rbx": "ebx", "rcx": "ecx", "rdx": "edx", "rsi": "esi", "rdi": "edi",
@@ -324,6 +325,22 @@ def gen_mont_mul(n):
                 % (n, 64 * n, 64 * n))
     if n >= 10:
         return gen_mont_mem(n, sqr=False)
+    if n == 1:
+        f = Func(name, contract, "t = r9:r10, m*p = r11:rax, top carry r10 (0/-1)")
+        f("mov", "rdx", m("rdx"))
+        f("mulx", "r9", "r10", m("rsi"))
+        f("mov", "rdx", "r10")
+        f("imul", "rdx", "r8")
+        f("mulx", "r11", "rax", m("rcx"))
+        f("add", "r10", "rax")   # 0, carry out
+        f("adc", "r9", "r11")
+        f("sbb", "r10", "r10")   # -top
+        f("mov", "rax", "r9")
+        f("sub", "rax", m("rcx"))
+        f("sbb", "r10", "0")     # CF = 1 iff top == 0 and t < p: keep t
+        f("cmovc", "rax", "r9")
+        f("mov", m("rdi"), "rax")
+        return f
     f = Func(name, contract)
     # args: rdi r, rsi a, rdx b, rcx p, r8 pinv
     pool = list(FREE_BASE)
@@ -427,6 +444,15 @@ def gen_mont_sqr(n):
     contract = ("r[%d] = a^2*2^-%d mod p: square (off-diagonal once, doubled, plus diagonal) on the"
                 " stack, then REDC rows in a register window; a < p, any odd p; r may alias a;"
                 " constant time." % (n, 64 * n))
+    if n <= MONT_SQR_VIA_MUL:
+        f = Func(name, "r[%d] = a^2*2^-%d mod p: tail call of tabai_mont_mul_n%d_bmi2(r, a, a, p, pinv)"
+                 " (below n = %d the fused product beats square + REDC on the development"
+                 " CPU); r may alias a; constant time." % (n, 64 * n, n, MONT_SQR_VIA_MUL + 1))
+        f("mov", "r8", "rcx")
+        f("mov", "rcx", "rdx")
+        f("mov", "rdx", "rsi")
+        f("jmp", "tabai_mont_mul_n%d_bmi2" % n)
+        return f
     f = Func(name, contract)
     # args: rdi r, rsi a, rdx p, rcx pinv
     U = 24  # u[2n] at rsp+24; slots r, p, pinv at 0, 8, 16
