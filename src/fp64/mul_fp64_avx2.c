@@ -18,6 +18,9 @@
 #define BLOCK 4 /* up to 4 accumulators; 8 measured no faster: Zen 1 issues one 256-bit load
                  * per cycle, so the one unaligned load per FMA is the bound */
 #define PAD (LANES * BLOCK)
+#ifndef FMA_VEC_BLK4
+#define FMA_VEC_BLK4 100000 /* 2 accumulator pairs measured as fast or faster at every size */
+#endif
 #ifndef F64_AVX2_BLK2
 #define F64_AVX2_BLK2 12
 #endif
@@ -95,6 +98,37 @@ void tabai_mul_f64fma_avx2(double *r, const double *a, const double *b, size_t n
     fma_carry_pass(r, L, H, 2 * nd, bits);
 }
 
+/* columns [k, k + 4*blk) of the split products, blk pairs of accumulators */
+TABAI_INLINE void fma_cols_avx2(double *H, double *L, const double *a, const double *bp, size_t nd,
+                                const __m256d C, const int blk) {
+    const ptrdiff_t snd = (ptrdiff_t)nd, w = LANES * blk;
+    const size_t ncol = 2 * nd;
+    for (size_t k = 0; k < ncol; k += (size_t)w) {
+        __m256d h[BLOCK], l[BLOCK];
+#pragma GCC unroll 4
+        for (int v = 0; v < blk; v++) h[v] = l[v] = _mm256_setzero_pd();
+        ptrdiff_t ilo = (ptrdiff_t)k - (snd - 1), ihi = (ptrdiff_t)k + w - 1;
+        if (ilo < 0) ilo = 0;
+        if (ihi > snd - 1) ihi = snd - 1;
+        for (ptrdiff_t i = ilo; i <= ihi; i++) {
+            __m256d ai = _mm256_broadcast_sd(a + i);
+            const double *bq = bp + PAD + (ptrdiff_t)k - i;
+#pragma GCC unroll 4
+            for (int v = 0; v < blk; v++) {
+                __m256d y = _mm256_loadu_pd(bq + LANES * v);
+                __m256d hi = _mm256_sub_pd(_mm256_fmadd_pd(ai, y, C), C);
+                h[v] = _mm256_add_pd(h[v], hi);
+                l[v] = _mm256_add_pd(l[v], _mm256_fmsub_pd(ai, y, hi));
+            }
+        }
+#pragma GCC unroll 4
+        for (int v = 0; v < blk; v++) {
+            _mm256_store_pd(H + k + LANES * v, h[v]);
+            _mm256_store_pd(L + k + LANES * v, l[v]);
+        }
+    }
+}
+
 void tabai_mul_f64fma_vec_avx2(double *r, const double *a, const double *b, size_t nd,
                                unsigned bits) {
     TABAI_VERIFY_CHECK(nd >= 1 && nd <= TABAI_RD_MAX_DIGITS && tabai_f64fma_fits(nd, bits));
@@ -103,39 +137,9 @@ void tabai_mul_f64fma_vec_avx2(double *r, const double *a, const double *b, size
     for (size_t j = 0; j < PAD; j++) bp[j] = bp[PAD + nd + j] = 0.0;
     for (size_t j = 0; j < nd; j++) bp[PAD + j] = b[j];
     const __m256d C = _mm256_set1_pd(magic_for(bits));
-    const ptrdiff_t snd = (ptrdiff_t)nd;
     const size_t ncol = 2 * nd;
-    for (size_t k = 0; k < ncol; k += PAD) {
-        __m256d h0 = _mm256_setzero_pd(), h1 = h0, h2 = h0, h3 = h0;
-        __m256d l0 = h0, l1 = h0, l2 = h0, l3 = h0;
-        ptrdiff_t ilo = (ptrdiff_t)k - (snd - 1), ihi = (ptrdiff_t)k + PAD - 1;
-        if (ilo < 0) ilo = 0;
-        if (ihi > snd - 1) ihi = snd - 1;
-        for (ptrdiff_t i = ilo; i <= ihi; i++) {
-            __m256d ai = _mm256_broadcast_sd(a + i);
-            const double *bq = bp + PAD + (ptrdiff_t)k - i;
-#define SPLIT(hh, ll, off)                                                                     \
-    do {                                                                                       \
-        __m256d y = _mm256_loadu_pd(bq + (off));                                               \
-        __m256d hi = _mm256_sub_pd(_mm256_fmadd_pd(ai, y, C), C);                              \
-        hh = _mm256_add_pd(hh, hi);                                                            \
-        ll = _mm256_add_pd(ll, _mm256_fmsub_pd(ai, y, hi));                                    \
-    } while (0)
-            SPLIT(h0, l0, 0);
-            SPLIT(h1, l1, 4);
-            SPLIT(h2, l2, 8);
-            SPLIT(h3, l3, 12);
-#undef SPLIT
-        }
-        _mm256_store_pd(H + k + 0, h0);
-        _mm256_store_pd(H + k + 4, h1);
-        _mm256_store_pd(H + k + 8, h2);
-        _mm256_store_pd(H + k + 12, h3);
-        _mm256_store_pd(L + k + 0, l0);
-        _mm256_store_pd(L + k + 4, l1);
-        _mm256_store_pd(L + k + 8, l2);
-        _mm256_store_pd(L + k + 12, l3);
-    }
+    if (nd < FMA_VEC_BLK4) fma_cols_avx2(H, L, a, bp, nd, C, 2);
+    else fma_cols_avx2(H, L, a, bp, nd, C, 4);
     fma_carry_pass(r, L, H, ncol, bits);
 }
 

@@ -1,0 +1,543 @@
+/* The seeds' delayed-carry kernels in the benchmark (issue 5), and the reproduction report
+ * (`--reproduce`): each seed's experiment beside tabai's measurement of the same thing on this
+ * machine, with the fastest tabai kernel for that size.
+ *
+ * Timing: implementations of one experiment alternate A B C A B C ...; each sample is a
+ * batch of calls timed with lfence;rdtsc and clock_gettime; the median of the samples is
+ * reported (minimum kept too). TSC ticks are not core cycles.
+ *
+ * The digit-form kernels (`mul_digits`, conversion excluded, as seed 000 measured) and the
+ * limb-form ones (`mul`, conversion included) are separate records. */
+#include <gmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <x86intrin.h>
+
+#include "../src/simd/delayed.h"
+#include "moduli.h"
+#include "suite_delayed.h"
+#include "tabai.h"
+
+/* ---- timing ------------------------------------------------------------------------- */
+
+typedef struct dl_impl {
+    const char *impl;   /* "tabai", "gmp", "seed" */
+    const char *kernel; /* label */
+    const char *symbol; /* internal function without tabai_, or NULL */
+    void (*run)(const struct dl_impl *, long iters);
+    /* operands */
+    uint64_t *r, *a, *b;
+    double *fr, *fa, *fb;
+    uint16_t *hr, *ha, *hb;
+    size_t n, nd;
+    unsigned bits;
+    const tabai_mont *mont;
+    const tabai_ohta *ohta;
+    tabai_kernel k;
+    /* results */
+    double ns, tsc, ns_min;
+    long reps;
+} dl_impl;
+
+static inline uint64_t dl_tsc(void) {
+    _mm_lfence();
+    uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+}
+
+static double dl_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int dl_cmp(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+#define DL_MAXS 4096
+
+/* Alternating median of `count` implementations within about `seconds` in all. */
+static void dl_measure(dl_impl *im, size_t count, double seconds) {
+    long iters[16];
+    static double ns[16][DL_MAXS], tk[16][DL_MAXS];
+    /* warm up and size each batch to about 20 us */
+    for (size_t i = 0; i < count; i++) {
+        long it = 1;
+        for (;;) {
+            double t0 = dl_now_ns();
+            im[i].run(&im[i], it);
+            double t = dl_now_ns() - t0;
+            if (t > 20000 || it > (1L << 24)) break;
+            it *= 2;
+        }
+        iters[i] = it;
+    }
+    size_t s = 0;
+    double t_end = dl_now_ns() + seconds * 1e9;
+    while (s < DL_MAXS && (s < 21 || dl_now_ns() < t_end)) {
+        for (size_t i = 0; i < count; i++) {
+            double t0 = dl_now_ns();
+            uint64_t c0 = dl_tsc();
+            im[i].run(&im[i], iters[i]);
+            uint64_t c1 = dl_tsc();
+            double t1 = dl_now_ns();
+            ns[i][s] = (t1 - t0) / (double)iters[i];
+            tk[i][s] = (double)(c1 - c0) / (double)iters[i];
+        }
+        s++;
+    }
+    for (size_t i = 0; i < count; i++) {
+        qsort(ns[i], s, sizeof(double), dl_cmp);
+        qsort(tk[i], s, sizeof(double), dl_cmp);
+        im[i].ns = ns[i][s / 2];
+        im[i].tsc = tk[i][s / 2];
+        im[i].ns_min = ns[i][0];
+        im[i].reps = (long)s * iters[i];
+    }
+}
+
+/* ---- the operations ----------------------------------------------------------------- */
+
+#define LOOP(body)                                                                        \
+    for (long it_ = 0; it_ < iters; it_++) {                                              \
+        body;                                                                             \
+        __asm__ volatile("" ::: "memory");                                               \
+    }
+
+static void run_mul_with(const dl_impl *m, long iters) { LOOP(tabai_mul_with(m->k, m->r, m->a, m->b, m->n)) }
+static void run_mul_n(const dl_impl *m, long iters) { LOOP(tabai_mul_n(m->r, m->a, m->b, m->n)) }
+static void run_gmp_mul(const dl_impl *m, long iters) {
+    LOOP(mpn_mul_n((mp_limb_t *)m->r, (const mp_limb_t *)m->a, (const mp_limb_t *)m->b, (mp_size_t)m->n))
+}
+static void run_c16_digits(const dl_impl *m, long iters) { LOOP(tabai_mul_c16_generic(m->hr, m->ha, m->hb, m->nd)) }
+static void run_rd_sse2(const dl_impl *m, long iters) { LOOP(tabai_mul_rd_sse2(m->r, m->a, m->b, m->nd, m->bits)) }
+static void run_rd_avx2(const dl_impl *m, long iters) { LOOP(tabai_mul_rd_avx2(m->r, m->a, m->b, m->nd, m->bits)) }
+static void run_f64_gen(const dl_impl *m, long iters) { LOOP(tabai_mul_f64_generic(m->fr, m->fa, m->fb, m->nd, m->bits)) }
+static void run_f64_avx2(const dl_impl *m, long iters) { LOOP(tabai_mul_f64_avx2(m->fr, m->fa, m->fb, m->nd, m->bits)) }
+static void run_f64fma(const dl_impl *m, long iters) { LOOP(tabai_mul_f64fma_avx2(m->fr, m->fa, m->fb, m->nd, m->bits)) }
+static void run_f64fma_vec(const dl_impl *m, long iters) {
+    LOOP(tabai_mul_f64fma_vec_avx2(m->fr, m->fa, m->fb, m->nd, m->bits))
+}
+static void run_f64_carry_int(const dl_impl *m, long iters) { LOOP(tabai_f64_carry_pass(m->fr, m->fa, 2 * m->nd, m->bits)) }
+static void run_f64_carry_float(const dl_impl *m, long iters) {
+    LOOP(tabai_f64_carry_pass_float(m->fr, m->fa, 2 * m->nd, m->bits))
+}
+static void run_mont(const dl_impl *m, long iters) { LOOP(tabai_mont_mul(m->mont, m->r, m->a, m->b)) }
+static void run_ohta(const dl_impl *m, long iters) { LOOP(tabai_ohta_mul_with(m->k, m->ohta, m->r, m->a, m->b)) }
+static void run_mont_rd(const dl_impl *m, long iters) {
+    LOOP(tabai_mont_mul_n_rd_generic(m->r, m->a, m->b, m->ohta->p, m->n, m->bits))
+}
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+static uint64_t dl_rng = 0x243f6a8885a308d3ULL;
+static uint64_t dl_rand(void) {
+    dl_rng ^= dl_rng << 13;
+    dl_rng ^= dl_rng >> 7;
+    dl_rng ^= dl_rng << 17;
+    return dl_rng;
+}
+
+static void dl_emit(const delayed_sink *sink, const char *op, unsigned bits, const char *modulus,
+                    const dl_impl *m) {
+    if (sink && sink->record)
+        sink->record(sink->ctx, op, bits, modulus, m->impl, m->kernel, m->symbol, m->ns, m->tsc,
+                     m->reps);
+}
+
+static int avx2_ok(void) { return tabai_kernel_available(TABAI_KERNEL_SIMD29_AVX2) == TABAI_OK; }
+
+/* core clock estimate: a chain of dependent adds (1 cycle each) */
+static double dl_core_ghz(void) {
+    double best = 0;
+    for (int r = 0; r < 5; r++) {
+        uint64_t n = 20000000;
+        double t0 = dl_now_ns();
+        __asm__ volatile("1: add $1, %%rax\n add $1, %%rax\n add $1, %%rax\n add $1, %%rax\n"
+                         " sub $4, %0\n jnz 1b"
+                         : "+r"(n)::"rax", "cc");
+        double g = 20000000.0 / (dl_now_ns() - t0);
+        if (g > best) best = g;
+    }
+    return best;
+}
+
+/* ---- the benchmark records (op mul / mul_digits / ohta_mul) ------------------------- */
+
+static const tabai_kernel dl_mul_kernels[] = {TABAI_KERNEL_C16,          TABAI_KERNEL_SIMD29_SSE2,
+                                              TABAI_KERNEL_SIMD29_AVX2,  TABAI_KERNEL_FP64,
+                                              TABAI_KERNEL_FP64_VEC,     TABAI_KERNEL_FP64_FMA,
+                                              TABAI_KERNEL_FP64_FMA_VEC};
+
+void delayed_bench_mul(const delayed_sink *sink, unsigned bits, double seconds) {
+    size_t n = (bits + 63) / 64;
+    if (n < 1 || n > TABAI_MAX_LIMBS) return;
+    static uint64_t a[TABAI_MAX_LIMBS], b[TABAI_MAX_LIMBS], r[2 * TABAI_MAX_LIMBS];
+    for (size_t i = 0; i < n; i++) {
+        a[i] = dl_rand();
+        b[i] = dl_rand();
+    }
+    dl_impl im[16];
+    size_t c = 0;
+    for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0]; k++) {
+        if (tabai_kernel_available(dl_mul_kernels[k]) != TABAI_OK) continue;
+        im[c] = (dl_impl){.impl = "tabai", .kernel = tabai_kernel_name(dl_mul_kernels[k]),
+                          .symbol = tabai_kernel_symbol(dl_mul_kernels[k]), .run = run_mul_with,
+                          .r = r, .a = a, .b = b, .n = n, .k = dl_mul_kernels[k]};
+        c++;
+    }
+    dl_measure(im, c, seconds);
+    for (size_t i = 0; i < c; i++) dl_emit(sink, "mul", 64 * (unsigned)n, NULL, &im[i]);
+}
+
+void delayed_bench_ohta(const delayed_sink *sink, const char *modname, const uint64_t *p, size_t n,
+                        double seconds) {
+    static tabai_ohta ctx;
+    if (tabai_ohta_init(&ctx, p, n) != TABAI_OK) return;
+    static uint64_t a[TABAI_MAX_LIMBS], b[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
+    for (size_t i = 0; i < ctx.n; i++) {
+        a[i] = p[i] >> 1;
+        b[i] = (p[i] >> 1) ^ (dl_rand() >> 3);
+    }
+    a[ctx.n - 1] = p[ctx.n - 1] >> 1;
+    b[ctx.n - 1] = p[ctx.n - 1] >> 2;
+    static const tabai_kernel ks[] = {TABAI_KERNEL_CARRY_SAVE_2X2, TABAI_KERNEL_CARRY_SAVE_3X3,
+                                      TABAI_KERNEL_CARRY_SAVE_4X4};
+    dl_impl im[3];
+    for (size_t k = 0; k < 3; k++)
+        im[k] = (dl_impl){.impl = "tabai", .kernel = tabai_kernel_name(ks[k]),
+                          .symbol = tabai_kernel_symbol(ks[k]), .run = run_ohta, .r = r, .a = a,
+                          .b = b, .n = ctx.n, .ohta = &ctx, .k = ks[k]};
+    dl_measure(im, 3, seconds);
+    for (size_t k = 0; k < 3; k++) dl_emit(sink, "ohta_mul", (unsigned)ctx.bits, modname, &im[k]);
+}
+
+void delayed_list(FILE *out) {
+    fprintf(out, "delayed-carry kernels (issue 5; tabai_mul_with / tabai_ohta_mul_with):\n");
+    for (int k = 1; k < TABAI_KERNEL_COUNT; k++)
+        fprintf(out, "  %-16s %-26s %s\n", tabai_kernel_name((tabai_kernel)k),
+                tabai_kernel_symbol((tabai_kernel)k),
+                tabai_kernel_available((tabai_kernel)k) == TABAI_OK ? "available" : "not available here");
+    fprintf(out, "  (no AVX-512 variants: this CPU has no AVX-512, so none is built)\n");
+}
+
+/* ---- the reproduction report ---------------------------------------------------------- */
+
+static void md_row(FILE *md, const dl_impl *m, double base_ns, const char *note) {
+    fprintf(md, "| %s | %s | %.0f | %.0f | %.0f | %.2fx | %s |\n", m->kernel,
+            m->symbol ? m->symbol : "-", m->ns, m->tsc, m->ns_min, base_ns / m->ns, note ? note : "");
+}
+
+static const bench_modulus *dl_find_modulus(const char *name) {
+    for (size_t i = 0; i < sizeof bench_moduli / sizeof bench_moduli[0]; i++)
+        if (strcmp(bench_moduli[i].name, name) == 0) return &bench_moduli[i];
+    return NULL;
+}
+
+/* seed 000: 1024 x 1024 bits, 16-bit standard C vs 29-bit SIMD */
+static void repro_seed000(FILE *md, const delayed_sink *sink, double sec) {
+    const size_t n = 16, nd = 36, nd16 = 64;
+    const unsigned b = 29;
+    static uint64_t a[16], bb[16], r[32], ad[40], bd[40], rd[80];
+    static uint16_t a16[64], b16[64], r16[128];
+    for (size_t i = 0; i < n; i++) {
+        a[i] = dl_rand();
+        bb[i] = dl_rand();
+    }
+    memcpy(a16, a, sizeof a16);
+    memcpy(b16, bb, sizeof b16);
+    tabai_rd_from_limbs(ad, nd, a, n, b);
+    tabai_rd_from_limbs(bd, nd, bb, n, b);
+    int avx2 = avx2_ok();
+    dl_impl im[12];
+    size_t c = 0;
+    im[c++] = (dl_impl){.impl = "tabai", .kernel = "c16", .symbol = "mul_c16_generic",
+                        .run = run_c16_digits, .hr = r16, .ha = a16, .hb = b16, .nd = nd16};
+    im[c++] = (dl_impl){.impl = "tabai", .kernel = "simd29_sse2", .symbol = "mul_rd_sse2",
+                        .run = run_rd_sse2, .r = rd, .a = ad, .b = bd, .nd = nd, .bits = b};
+    if (avx2)
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = "simd29_avx2", .symbol = "mul_rd_avx2",
+                            .run = run_rd_avx2, .r = rd, .a = ad, .b = bd, .nd = nd, .bits = b};
+    size_t ndig = c;
+    im[c++] = (dl_impl){.impl = "tabai", .kernel = "c16", .symbol = "mul_n_c16_generic",
+                        .run = run_mul_with, .r = r, .a = a, .b = bb, .n = n, .k = TABAI_KERNEL_C16};
+    im[c++] = (dl_impl){.impl = "tabai", .kernel = "simd29_sse2", .symbol = "mul_n_simd29_sse2",
+                        .run = run_mul_with, .r = r, .a = a, .b = bb, .n = n,
+                        .k = TABAI_KERNEL_SIMD29_SSE2};
+    if (avx2)
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = "simd29_avx2", .symbol = "mul_n_simd29_avx2",
+                            .run = run_mul_with, .r = r, .a = a, .b = bb, .n = n,
+                            .k = TABAI_KERNEL_SIMD29_AVX2};
+    im[c++] = (dl_impl){.impl = "tabai", .kernel = tabai_cpu_name(), .symbol = "mul_n (dispatched)",
+                        .run = run_mul_n, .r = r, .a = a, .b = bb, .n = n};
+    im[c++] = (dl_impl){.impl = "gmp", .kernel = "mpn_mul_n", .symbol = NULL, .run = run_gmp_mul,
+                        .r = r, .a = a, .b = bb, .n = n};
+    dl_measure(im, c, sec);
+    double base = im[0].ns;
+    fprintf(md, "\n## Seed 000: 1024 x 1024-bit product, 16-bit standard C vs 29-bit SIMD\n\n");
+    fprintf(md, "Seed (Pentium 4, 1.2 GHz): standard C 16x16 **30.0 us**, SSE2 asm 29-bit digits "
+                "**2.80 us**: **10.7x**. Targets here: SSE2 >= 8x, best width >= 15x.\n\n");
+    fprintf(md, "| kernel | symbol | median ns | TSC ticks | min ns | vs c16 | |\n|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < c; i++) {
+        const char *note = i < ndig ? "digits in, digits out (as the seed measured)"
+                                    : "limbs in, limbs out (conversion included)";
+        if (i >= ndig && im[i].k == TABAI_KERNEL_AUTO && strcmp(im[i].impl, "tabai") == 0)
+            note = "fastest tabai path (64-bit limbs, tier in use)";
+        if (strcmp(im[i].impl, "gmp") == 0) note = "GMP";
+        md_row(md, &im[i], base, note);
+        dl_emit(sink, i < ndig ? "mul_digits" : "mul", 1024, NULL, &im[i]);
+    }
+    double best = im[1].ns;
+    const char *bk = im[1].kernel;
+    for (size_t i = 1; i < ndig; i++)
+        if (im[i].ns < best) {
+            best = im[i].ns;
+            bk = im[i].kernel;
+        }
+    fprintf(md, "\nSSE2 vs c16: **%.1fx** (target >= 8x: %s). Best width (%s) vs c16: **%.1fx** "
+                "(target >= 15x: %s). Conversion included: SSE2 %.1fx.\n",
+            base / im[1].ns, base / im[1].ns >= 8 ? "met" : "missed", bk, base / best,
+            base / best >= 15 ? "met" : "missed", im[ndig].ns / im[ndig + 1].ns);
+}
+
+/* seed 002: 640 and 2000-bit products with float64 digits, fraction of FP peak */
+static void repro_seed002(FILE *md, const delayed_sink *sink, double sec, double ghz) {
+    static const unsigned sizes[2] = {640, 2000};
+    static const double seed_us[2] = {36, 222};
+    int avx2 = avx2_ok();
+    const double peak = 8.0 * ghz; /* GFLOPS: two 128-bit FMA pipes x 2 doubles x 2 flops */
+    fprintf(md, "\n## Seed 002: float64-digit products at 640 and 2000 bits\n\n");
+    fprintf(md, "Seed (HP 9000/755, 198 MFLOPS peak, 20-bit digits, 4x4 blocking): 640 bits **36 us**, "
+                "2000 bits **222 us** (about 50%% of peak counted as 2 flops per digit product).\n"
+                "Here the peak is 8 flops/cycle x %.2f GHz = %.1f GFLOPS per core (two 128-bit FMA "
+                "pipes); flops counted as the seed did: 2 per useful digit product (2 nd^2).\n\n",
+            ghz, peak);
+    for (int s = 0; s < 2; s++) {
+        unsigned bits = sizes[s];
+        size_t n = (bits + 63) / 64;
+        static double fa[TABAI_RD_MAX_DIGITS], fb[TABAI_RD_MAX_DIGITS], fr[2 * TABAI_RD_MAX_DIGITS];
+        static double ga[TABAI_RD_MAX_DIGITS], gb[TABAI_RD_MAX_DIGITS], gr[2 * TABAI_RD_MAX_DIGITS];
+        static double ha[TABAI_RD_MAX_DIGITS], hb[TABAI_RD_MAX_DIGITS], hr[2 * TABAI_RD_MAX_DIGITS];
+        static double col[2 * TABAI_RD_MAX_DIGITS];
+        static uint64_t a[TABAI_MAX_LIMBS], b[TABAI_MAX_LIMBS], r[2 * TABAI_MAX_LIMBS];
+        for (size_t i = 0; i < n; i++) {
+            a[i] = dl_rand();
+            b[i] = dl_rand();
+        }
+        if (bits % 64) {
+            a[n - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+            b[n - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+        }
+        /* the seed's digits: 20 bits; tabai's choice from the bound; the FMA split's */
+        const unsigned b20 = 20, bt = tabai_f64_bits_for(n), bf = tabai_f64fma_bits_for(n);
+        const size_t nd20 = (tabai_digits_for(bits, b20) + 3) & ~(size_t)3;
+        const size_t ndt = (tabai_digits_for(bits, bt) + 3) & ~(size_t)3;
+        const size_t ndf = tabai_digits_for(bits, bf);
+        tabai_f64_from_limbs(fa, nd20, a, n, b20);
+        tabai_f64_from_limbs(fb, nd20, b, n, b20);
+        tabai_f64_from_limbs(ga, ndt, a, n, bt);
+        tabai_f64_from_limbs(gb, ndt, b, n, bt);
+        tabai_f64_from_limbs(ha, ndf, a, n, bf);
+        tabai_f64_from_limbs(hb, ndf, b, n, bf);
+        for (size_t k = 0; k < 2 * ndt; k++) col[k] = (double)(dl_rand() >> 16); /* columns < 2^48 */
+        dl_impl im[16];
+        size_t c = 0;
+        char kl[8][48];
+        snprintf(kl[0], 48, "fp64 (b=20, nd=%zu)", nd20);
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64", .symbol = "mul_f64_generic",
+                            .run = run_f64_gen, .fr = fr, .fa = fa, .fb = fb, .nd = nd20, .bits = b20};
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64", .symbol = "mul_f64_generic",
+                            .run = run_f64_gen, .fr = gr, .fa = ga, .fb = gb, .nd = ndt, .bits = bt};
+        if (avx2) {
+            im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64_vec", .symbol = "mul_f64_avx2",
+                                .run = run_f64_avx2, .fr = fr, .fa = fa, .fb = fb, .nd = nd20, .bits = b20};
+            im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64_vec", .symbol = "mul_f64_avx2",
+                                .run = run_f64_avx2, .fr = gr, .fa = ga, .fb = gb, .nd = ndt, .bits = bt};
+            im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64_fma", .symbol = "mul_f64fma_avx2",
+                                .run = run_f64fma, .fr = hr, .fa = ha, .fb = hb, .nd = ndf, .bits = bf};
+            im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64_fma_vec", .symbol = "mul_f64fma_vec_avx2",
+                                .run = run_f64fma_vec, .fr = hr, .fa = ha, .fb = hb, .nd = ndf, .bits = bf};
+        }
+        size_t ndig = c;
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64", .symbol = "mul_n_fp64_generic",
+                            .run = run_mul_with, .r = r, .a = a, .b = b, .n = n, .k = TABAI_KERNEL_FP64};
+        if (avx2)
+            im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64_fma_vec", .symbol = "mul_n_fp64fma_vec_avx2",
+                                .run = run_mul_with, .r = r, .a = a, .b = b, .n = n,
+                                .k = TABAI_KERNEL_FP64_FMA_VEC};
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = tabai_cpu_name(), .symbol = "mul_n (dispatched)",
+                            .run = run_mul_n, .r = r, .a = a, .b = b, .n = n};
+        im[c++] = (dl_impl){.impl = "gmp", .kernel = "mpn_mul_n", .run = run_gmp_mul, .r = r, .a = a,
+                            .b = b, .n = n};
+        size_t ncarry = c;
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = "carry pass, int64", .symbol = "f64_carry_pass",
+                            .run = run_f64_carry_int, .fr = gr, .fa = col, .nd = ndt, .bits = bt};
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = "carry pass, seed's float", .symbol = "f64_carry_pass_float",
+                            .run = run_f64_carry_float, .fr = gr, .fa = col, .nd = ndt, .bits = bt};
+        dl_measure(im, c, sec);
+        fprintf(md, "\n### %u bits (seed: %.0f us)\n\n", bits, seed_us[s]);
+        fprintf(md, "| kernel | symbol | digits | median ns | TSC ticks | vs seed | useful GFLOPS | of peak |\n"
+                    "|---|---|---|---|---|---|---|---|\n");
+        double best = 1e300;
+        const char *bestk = "";
+        for (size_t i = 0; i < c; i++) {
+            char dig[48] = "limbs (conversion included)", gfs[32] = "-", pks[32] = "-", vs[32] = "-";
+            if (i < ndig) {
+                /* useful products: the operand's own digit count, not the padding */
+                size_t useful = tabai_digits_for(bits, im[i].bits);
+                double gf = 2.0 * (double)useful * (double)useful / im[i].ns;
+                snprintf(dig, sizeof dig, "%zu x %u bits", useful, im[i].bits);
+                snprintf(gfs, sizeof gfs, "%.2f", gf);
+                snprintf(pks, sizeof pks, "%.1f%%", 100.0 * gf / peak);
+            } else if (i >= ncarry) {
+                snprintf(dig, sizeof dig, "%zu columns", 2 * im[i].nd);
+            }
+            if (i < ncarry) snprintf(vs, sizeof vs, "%.0fx", seed_us[s] * 1000.0 / im[i].ns);
+            fprintf(md, "| %s | %s | %s | %.0f | %.0f | %s | %s | %s |\n", im[i].kernel,
+                    im[i].symbol ? im[i].symbol : "-", dig, im[i].ns, im[i].tsc, vs, gfs, pks);
+            if (i < ncarry && im[i].ns < best) {
+                best = im[i].ns;
+                bestk = im[i].kernel;
+            }
+            if (i < ncarry) dl_emit(sink, i < ndig ? "mul_digits" : "mul", bits, NULL, &im[i]);
+        }
+        fprintf(md, "\nFastest here: **%s** (%.0f ns). Carry pass alone over %zu columns: int64 "
+                    "%.0f ns, the seed's floating-point chain %.0f ns.\n",
+                bestk, best, 2 * ndt, im[ncarry].ns, im[ncarry + 1].ns);
+    }
+}
+
+/* seed 003: Ohta (carry save, blocked) vs Montgomery at 220 bits and the larger sizes */
+static void repro_seed003(FILE *md, const delayed_sink *sink, double sec) {
+    static const struct {
+        unsigned bits;
+        const char *name;
+    } cases[] = {{220, NULL},         {256, "p256_p"},   {384, "p384_p"},
+                 {521, "p521_p"},     {1024, "rsa2048_p"}, {2048, "modp2048"}};
+    fprintf(md, "\n## Seed 003: Ohta modular multiplication (carry save, register blocking) vs "
+                "Montgomery\n\n");
+    fprintf(md, "Seed (Pentium 4, 1.8 GHz, gcc 3.2 -O1, 220 bits): carry-save Ohta with 14-bit "
+                "digits and 3x3 blocks **1.74 us**, Montgomery on 16-bit digits **1.79 us** (Ohta 3%% "
+                "faster; 3x3 beat 2x2 and 4x4).\n\n");
+    fprintf(md, "`mont (tier)` is tabai's Montgomery on 64-bit limbs (the dispatched kernel), "
+                "`ohta (tier)` tabai's Ohta on 64-bit limbs, `carry_save_kxk` the seed's "
+                "technique on b-bit digits in 64-bit words, and `mont digit-serial` the seed's "
+                "baseline: word-serial Montgomery on the same b-bit digits, carry on every step. "
+                "All include conversion of the operands (and, for carry save, of p and K) to "
+                "digits.\n\n");
+    fprintf(md, "| bits | modulus | digit b | mont (tier) | ohta (tier) | carry_save_2x2 | "
+                "carry_save_3x3 | carry_save_4x4 | mont digit-serial | best carry-save vs "
+                "mont digit-serial | vs mont (tier) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        uint64_t p[TABAI_MAX_LIMBS] = {0};
+        size_t n = (cases[ci].bits + 63) / 64;
+        const char *mname = cases[ci].name;
+        const bench_modulus *bm = mname ? dl_find_modulus(mname) : NULL;
+        if (bm) {
+            memcpy(p, bm->limbs, bm->n * 8);
+            n = bm->n;
+        } else { /* fixed-seed random odd modulus of exactly `bits` bits */
+            uint64_t save = dl_rng;
+            dl_rng = 0x3243f6a8885a308dULL + cases[ci].bits;
+            for (size_t i = 0; i < n; i++) p[i] = dl_rand();
+            dl_rng = save;
+            if (cases[ci].bits % 64) p[n - 1] &= ((uint64_t)1 << (cases[ci].bits % 64)) - 1;
+            p[n - 1] |= (uint64_t)1 << ((cases[ci].bits - 1) % 64);
+            p[0] |= 1;
+            mname = "random";
+        }
+        static tabai_mont mont;
+        static tabai_ohta ohta;
+        if (tabai_mont_init(&mont, p, n) != TABAI_OK || tabai_ohta_init(&ohta, p, n) != TABAI_OK) continue;
+        static uint64_t a[TABAI_MAX_LIMBS], b[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
+        for (size_t i = 0; i < n; i++) {
+            a[i] = dl_rand();
+            b[i] = dl_rand();
+        }
+        a[n - 1] = p[n - 1] >> 1;
+        b[n - 1] = p[n - 1] >> 2;
+        unsigned bd = tabai_ohta_cs_bits(&ohta);
+        dl_impl im[6] = {
+            {.impl = "tabai", .kernel = tabai_cpu_name(), .symbol = "mont_mul (dispatched)", .run = run_mont,
+             .r = r, .a = a, .b = b, .n = n, .mont = &mont},
+            {.impl = "tabai", .kernel = tabai_cpu_name(), .symbol = "ohta_mul (dispatched)", .run = run_ohta,
+             .r = r, .a = a, .b = b, .n = n, .ohta = &ohta, .k = TABAI_KERNEL_AUTO},
+            {.impl = "tabai", .kernel = "carry_save_2x2", .symbol = "ohta_mul_cs2_generic", .run = run_ohta,
+             .r = r, .a = a, .b = b, .n = n, .ohta = &ohta, .k = TABAI_KERNEL_CARRY_SAVE_2X2},
+            {.impl = "tabai", .kernel = "carry_save_3x3", .symbol = "ohta_mul_cs3_generic", .run = run_ohta,
+             .r = r, .a = a, .b = b, .n = n, .ohta = &ohta, .k = TABAI_KERNEL_CARRY_SAVE_3X3},
+            {.impl = "tabai", .kernel = "carry_save_4x4", .symbol = "ohta_mul_cs4_generic", .run = run_ohta,
+             .r = r, .a = a, .b = b, .n = n, .ohta = &ohta, .k = TABAI_KERNEL_CARRY_SAVE_4X4},
+            {.impl = "tabai", .kernel = "digit_serial", .symbol = "mont_mul_n_rd_generic", .run = run_mont_rd,
+             .r = r, .a = a, .b = b, .n = n, .ohta = &ohta, .bits = bd}};
+        dl_measure(im, 6, sec);
+        double bcs = im[2].ns;
+        for (int k = 3; k < 5; k++)
+            if (im[k].ns < bcs) bcs = im[k].ns;
+        fprintf(md, "| %u | %s | %u | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.2fx | %.2fx |\n",
+                (unsigned)ohta.bits, mname, bd, im[0].ns, im[1].ns, im[2].ns, im[3].ns, im[4].ns,
+                im[5].ns, im[5].ns / bcs, im[0].ns / bcs);
+        dl_emit(sink, "mont_mul", (unsigned)ohta.bits, mname, &im[0]);
+        dl_emit(sink, "ohta_mul", (unsigned)ohta.bits, mname, &im[1]);
+        for (int k = 2; k < 5; k++) dl_emit(sink, "ohta_mul", (unsigned)ohta.bits, mname, &im[k]);
+        dl_emit(sink, "mont_mul", (unsigned)ohta.bits, mname, &im[5]);
+    }
+    fprintf(md, "\nTimes in median ns per modular multiplication. The two last columns are "
+                "ratios of times (> 1: carry save is faster).\n");
+}
+
+/* seed 004: mulPre n = 3..8 vs GMP */
+static void repro_seed004(FILE *md, const delayed_sink *sink, double sec) {
+    static const double seed_gmp[9] = {0, 0, 0, 0, 12.93, 0, 23.43, 0, 38.42};
+    static const double seed_asm[9] = {0, 0, 0, 0, 6.19, 0, 12.31, 0, 21.97};
+    fprintf(md, "\n## Seed 004: mulPre (n x n -> 2n limbs), n = 3..8, vs GMP\n\n");
+    fprintf(md, "Seed (Xeon Platinum 8280): N=4 GMP 12.93 ns / asm 6.19; N=6 23.43 / 12.31; "
+                "N=8 38.42 / 21.97. Here: the dispatched `tabai_mul_n` of the tier in use (%s) and "
+                "`mpn_mul_n`, alternating.\n\n",
+            tabai_cpu_name());
+    fprintf(md, "| n | tabai ns | GMP ns | GMP / tabai | seed GMP / asm |\n|---|---|---|---|---|\n");
+    for (size_t n = 3; n <= 8; n++) {
+        static uint64_t a[8], b[8], r[16];
+        for (size_t i = 0; i < n; i++) {
+            a[i] = dl_rand();
+            b[i] = dl_rand();
+        }
+        dl_impl im[2] = {{.impl = "tabai", .kernel = tabai_cpu_name(), .symbol = "mul_n (dispatched)",
+                          .run = run_mul_n, .r = r, .a = a, .b = b, .n = n},
+                         {.impl = "gmp", .kernel = "mpn_mul_n", .run = run_gmp_mul, .r = r, .a = a,
+                          .b = b, .n = n}};
+        dl_measure(im, 2, sec);
+        char sd[32] = "-";
+        if (seed_gmp[n] > 0) snprintf(sd, sizeof sd, "%.2fx", seed_gmp[n] / seed_asm[n]);
+        fprintf(md, "| %zu | %.2f | %.2f | %.2fx | %s |\n", n, im[0].ns, im[1].ns, im[1].ns / im[0].ns, sd);
+        dl_emit(sink, "mul", 64 * (unsigned)n, NULL, &im[0]);
+        dl_emit(sink, "mul", 64 * (unsigned)n, NULL, &im[1]);
+    }
+}
+
+int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds) {
+    double ghz = dl_core_ghz();
+    time_t now = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fprintf(md, "# tabai reproduction report\n\n");
+    fprintf(md, "Run %s on %s (tier in use: %s; core clock estimated %.2f GHz from a chain of "
+                "dependent adds; TSC ticks are not core cycles). GMP %s. Median of alternating "
+                "samples, about %.1f s per experiment.\n",
+            date, tabai_cpu_brand(), tabai_cpu_name(), ghz, gmp_version, seconds);
+    fprintf(md, "\nThis CPU has no AVX-512 and no AVX-512 IFMA: the zmm variants of seed 000 "
+                "and the IFMA experiment of seed 001 cannot run here and none is built.\n");
+    repro_seed000(md, sink, seconds);
+    repro_seed002(md, sink, seconds, ghz);
+    repro_seed003(md, sink, seconds);
+    repro_seed004(md, sink, seconds);
+    fprintf(md, "\n## Seed 001: AVX-512 IFMA vs 32-bit lanes\n\nNot measurable on this CPU "
+                "(no AVX-512F, no IFMA).\n");
+    return 0;
+}
