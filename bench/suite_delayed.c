@@ -9,7 +9,6 @@
  * The digit-form kernels (`mul_digits`, conversion excluded, as seed 000 measured) and the
  * limb-form ones (`mul`, conversion included) are separate records. */
 #include <gmp.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +16,18 @@
 #include <x86intrin.h>
 
 #include "../src/simd/delayed.h"
+#include "harness.h"
 #include "moduli.h"
-#include "suite_delayed.h"
 #include "tabai.h"
+
+/* Records of the reproduction go to a sink (the harness has no call that takes figures
+ * measured elsewhere; bench_measure keeps them). */
+typedef struct delayed_sink {
+    void *ctx;
+    void (*record)(void *ctx, const char *op, unsigned bits, const char *modulus,
+                   const char *impl, const char *kernel, const char *symbol, double ns,
+                   double tsc, long reps);
+} delayed_sink;
 
 /* ---- timing ------------------------------------------------------------------------- */
 
@@ -168,64 +176,11 @@ static double dl_core_ghz(void) {
     return best;
 }
 
-/* ---- the benchmark records (op mul / mul_digits / ohta_mul) ------------------------- */
-
+/* the mul kernels of tabai_mul_with, in report order */
 static const tabai_kernel dl_mul_kernels[] = {TABAI_KERNEL_C16,          TABAI_KERNEL_SIMD29_SSE2,
                                               TABAI_KERNEL_SIMD29_AVX2,  TABAI_KERNEL_FP64,
                                               TABAI_KERNEL_FP64_VEC,     TABAI_KERNEL_FP64_FMA,
                                               TABAI_KERNEL_FP64_FMA_VEC};
-
-void delayed_bench_mul(const delayed_sink *sink, unsigned bits, double seconds) {
-    size_t n = (bits + 63) / 64;
-    if (n < 1 || n > TABAI_MAX_LIMBS) return;
-    static uint64_t a[TABAI_MAX_LIMBS], b[TABAI_MAX_LIMBS], r[2 * TABAI_MAX_LIMBS];
-    for (size_t i = 0; i < n; i++) {
-        a[i] = dl_rand();
-        b[i] = dl_rand();
-    }
-    dl_impl im[16];
-    size_t c = 0;
-    for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0]; k++) {
-        if (tabai_kernel_available(dl_mul_kernels[k]) != TABAI_OK) continue;
-        im[c] = (dl_impl){.impl = "tabai", .kernel = tabai_kernel_name(dl_mul_kernels[k]),
-                          .symbol = tabai_kernel_symbol(dl_mul_kernels[k]), .run = run_mul_with,
-                          .r = r, .a = a, .b = b, .n = n, .k = dl_mul_kernels[k]};
-        c++;
-    }
-    dl_measure(im, c, seconds);
-    for (size_t i = 0; i < c; i++) dl_emit(sink, "mul", 64 * (unsigned)n, NULL, &im[i]);
-}
-
-void delayed_bench_ohta(const delayed_sink *sink, const char *modname, const uint64_t *p, size_t n,
-                        double seconds) {
-    static tabai_ohta ctx;
-    if (tabai_ohta_init(&ctx, p, n) != TABAI_OK) return;
-    static uint64_t a[TABAI_MAX_LIMBS], b[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
-    for (size_t i = 0; i < ctx.n; i++) {
-        a[i] = p[i] >> 1;
-        b[i] = (p[i] >> 1) ^ (dl_rand() >> 3);
-    }
-    a[ctx.n - 1] = p[ctx.n - 1] >> 1;
-    b[ctx.n - 1] = p[ctx.n - 1] >> 2;
-    static const tabai_kernel ks[] = {TABAI_KERNEL_CARRY_SAVE_2X2, TABAI_KERNEL_CARRY_SAVE_3X3,
-                                      TABAI_KERNEL_CARRY_SAVE_4X4};
-    dl_impl im[3];
-    for (size_t k = 0; k < 3; k++)
-        im[k] = (dl_impl){.impl = "tabai", .kernel = tabai_kernel_name(ks[k]),
-                          .symbol = tabai_kernel_symbol(ks[k]), .run = run_ohta, .r = r, .a = a,
-                          .b = b, .n = ctx.n, .ohta = &ctx, .k = ks[k]};
-    dl_measure(im, 3, seconds);
-    for (size_t k = 0; k < 3; k++) dl_emit(sink, "ohta_mul", (unsigned)ctx.bits, modname, &im[k]);
-}
-
-void delayed_list(FILE *out) {
-    fprintf(out, "delayed-carry kernels (issue 5; tabai_mul_with / tabai_ohta_mul_with):\n");
-    for (int k = 1; k < TABAI_KERNEL_COUNT; k++)
-        fprintf(out, "  %-16s %-26s %s\n", tabai_kernel_name((tabai_kernel)k),
-                tabai_kernel_symbol((tabai_kernel)k),
-                tabai_kernel_available((tabai_kernel)k) == TABAI_OK ? "available" : "not available here");
-    fprintf(out, "  (no AVX-512 variants: this CPU has no AVX-512, so none is built)\n");
-}
 
 /* ---- the reproduction report ---------------------------------------------------------- */
 
@@ -300,6 +255,10 @@ static void repro_seed000(FILE *md, const delayed_sink *sink, double sec) {
             best = im[i].ns;
             bk = im[i].kernel;
         }
+    fprintf(md, "\nFastest tabai kernel at 1024 bits: **%s** `%s` (%.0f ns, %.1fx c16; the best "
+                "delayed-carry kernel with conversion: %.0f ns).\n",
+            im[c - 2].kernel, im[c - 2].symbol, im[c - 2].ns, base / im[c - 2].ns,
+            im[c - 3].ns < im[c - 4].ns ? im[c - 3].ns : im[c - 4].ns);
     fprintf(md, "\nSSE2 vs c16: **%.1fx** (target >= 8x: %s). Best width (%s) vs c16: **%.1fx** "
                 "(target >= 15x: %s). Conversion included: SSE2 %.1fx.\n",
             base / im[1].ns, base / im[1].ns >= 8 ? "met" : "missed", bk, base / best,
@@ -401,13 +360,13 @@ static void repro_seed002(FILE *md, const delayed_sink *sink, double sec, double
             if (i < ncarry) snprintf(vs, sizeof vs, "%.0fx", seed_us[s] * 1000.0 / im[i].ns);
             fprintf(md, "| %s | %s | %s | %.0f | %.0f | %s | %s | %s |\n", im[i].kernel,
                     im[i].symbol ? im[i].symbol : "-", dig, im[i].ns, im[i].tsc, vs, gfs, pks);
-            if (i < ncarry && im[i].ns < best) {
+            if (i < ncarry && strcmp(im[i].impl, "tabai") == 0 && im[i].ns < best) {
                 best = im[i].ns;
                 bestk = im[i].kernel;
             }
             if (i < ncarry) dl_emit(sink, i < ndig ? "mul_digits" : "mul", bits, NULL, &im[i]);
         }
-        fprintf(md, "\nFastest here: **%s** (%.0f ns). Carry pass alone over %zu columns: int64 "
+        fprintf(md, "\nFastest tabai kernel: **%s** (%.0f ns). Carry pass alone over %zu columns: int64 "
                     "%.0f ns, the seed's floating-point chain %.0f ns.\n",
                 bestk, best, 2 * ndt, im[ncarry].ns, im[ncarry + 1].ns);
     }
@@ -521,7 +480,7 @@ static void repro_seed004(FILE *md, const delayed_sink *sink, double sec) {
     }
 }
 
-int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds) {
+static int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds) {
     double ghz = dl_core_ghz();
     time_t now = time(NULL);
     char date[64];
@@ -540,4 +499,220 @@ int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds) {
     fprintf(md, "\n## Seed 001: AVX-512 IFMA vs 32-bit lanes\n\nNot measurable on this CPU "
                 "(no AVX-512F, no IFMA).\n");
     return 0;
+}
+
+/* ---- the harness suite (bench/harness.h) -------------------------------------------------
+ * Ops (selected with --ops):
+ *   delayed    records for op "mul" (kernels c16, simd29_sse2, simd29_avx2, fp64, fp64_vec,
+ *              fp64_fma, fp64_fma_vec; limbs in and out, conversion included) and op
+ *              "mul_digits" (the same kernels on digits, conversion excluded, as seed 000
+ *              measured) for every selected limb count, and op "ohta_mul" (carry_save_2x2,
+ *              3x3, 4x4) for every selected modulus. Every kernel's result is checked against
+ *              GMP first.
+ *   reproduce  the reproduction report: a Markdown file (TABAI_REPRODUCE_MD, default
+ *              reproduction.md) and its records as JSON beside it (same record format, file
+ *              name with .json); timed by this file's own alternating-median loop because the
+ *              report needs the figures back. Runs only when named explicitly (not part of
+ *              the default run). */
+typedef struct dh_arg {
+    tabai_kernel k;
+    int form; /* 0 limbs, 1 rd digits sse2, 2 rd avx2, 3 f64 gen, 4 f64 avx2, 5 fma, 6 fma vec, 7 c16 */
+    size_t n, nd;
+    unsigned bits;
+    uint64_t *r, *a, *b;
+    double *fr, *fa, *fb;
+    uint16_t *hr, *ha, *hb;
+    const tabai_ohta *ohta;
+} dh_arg;
+
+static void dh_run(void *v, size_t it) {
+    dh_arg *x = v;
+    switch (x->form) {
+    case 0: for (size_t i = 0; i < it; i++) tabai_mul_with(x->k, x->r, x->a, x->b, x->n); break;
+    case 1: for (size_t i = 0; i < it; i++) tabai_mul_rd_sse2(x->r, x->a, x->b, x->nd, x->bits); break;
+    case 2: for (size_t i = 0; i < it; i++) tabai_mul_rd_avx2(x->r, x->a, x->b, x->nd, x->bits); break;
+    case 3: for (size_t i = 0; i < it; i++) tabai_mul_f64_generic(x->fr, x->fa, x->fb, x->nd, x->bits); break;
+    case 4: for (size_t i = 0; i < it; i++) tabai_mul_f64_avx2(x->fr, x->fa, x->fb, x->nd, x->bits); break;
+    case 5: for (size_t i = 0; i < it; i++) tabai_mul_f64fma_avx2(x->fr, x->fa, x->fb, x->nd, x->bits); break;
+    case 6: for (size_t i = 0; i < it; i++) tabai_mul_f64fma_vec_avx2(x->fr, x->fa, x->fb, x->nd, x->bits); break;
+    case 7: for (size_t i = 0; i < it; i++) tabai_mul_c16_generic(x->hr, x->ha, x->hb, x->nd); break;
+    default: for (size_t i = 0; i < it; i++) tabai_ohta_mul_with(x->k, x->ohta, x->r, x->a, x->b); break;
+    }
+}
+
+/* JSON lines of the reproduction's records, written as {"meta":..., "records": [...]} */
+typedef struct dh_json {
+    FILE *f;
+    int first;
+} dh_json;
+
+static void dh_json_record(void *ctx, const char *op, unsigned bits, const char *modulus,
+                           const char *impl, const char *kernel, const char *symbol, double ns,
+                           double tsc, long reps) {
+    dh_json *j = ctx;
+    char e[4][256];
+    fprintf(j->f, "%s\n  {\"op\": %s, \"bits\": %u, \"modulus\": %s, \"impl\": %s, \"kernel\": %s, "
+                  "\"symbol\": %s, \"ns\": %.3f, \"tsc\": %.1f, \"reps\": %ld}",
+            j->first ? "" : ",", bench_json_str(e[0], sizeof e[0], op), bits,
+            modulus ? bench_json_str(e[1], sizeof e[1], modulus) : "null",
+            bench_json_str(e[2], sizeof e[2], impl), bench_json_str(e[3], sizeof e[3], kernel),
+            symbol ? bench_json_str(e[1], sizeof e[1], symbol) : "null", ns, tsc, reps);
+    j->first = 0;
+}
+
+static void dh_reproduce(bench_ctx *c) {
+    const char *md_path = getenv("TABAI_REPRODUCE_MD");
+    if (!md_path || !*md_path) md_path = "reproduction.md";
+    char json_path[1024];
+    snprintf(json_path, sizeof json_path, "%s", md_path);
+    char *dot = strrchr(json_path, '.');
+    if (dot && !strchr(dot, '/')) *dot = 0;
+    strncat(json_path, ".json", sizeof json_path - strlen(json_path) - 1);
+    FILE *md = fopen(md_path, "w"), *jf = fopen(json_path, "w");
+    if (!md || !jf) bench_fail("reproduce: cannot write %s / %s", md_path, json_path);
+    char esc[256];
+    fprintf(jf, "{\"meta\": {\"what\": \"tabai reproduction report\", \"cpu\": %s, \"tier\": \"%s\", "
+                "\"gmp_version\": \"%s\", \"tsc_hz\": %.0f, \"note\": \"TSC ticks are not core "
+                "cycles\", \"stat\": \"median of samples, implementations alternating\"},\n "
+                "\"records\": [",
+            bench_json_str(esc, sizeof esc, tabai_cpu_brand()), tabai_cpu_name(), gmp_version,
+            bench_tsc_hz());
+    dh_json j = {jf, 1};
+    delayed_sink sink = {&j, dh_json_record};
+    delayed_reproduce(md, &sink, c->seconds < 0.3 ? 0.3 : c->seconds);
+    fprintf(jf, "\n ]}\n");
+    fclose(md);
+    fclose(jf);
+    fprintf(stderr, "reproduce: wrote %s and %s\n", md_path, json_path);
+}
+
+void bench_suite_delayed(bench_ctx *c) {
+    for (int k = 1; k < TABAI_KERNEL_COUNT; k++) bench_kernel(c, tabai_kernel_name((tabai_kernel)k));
+    /* reproduce: only when named (--ops reproduce / --reproduce), never in the default run */
+    if (bench_op(c, "reproduce") && c->mode == BENCH_RUN)
+        for (size_t i = 0; i < c->want_op_count; i++)
+            if (!strcmp(c->want_ops[i], "reproduce")) dh_reproduce(c);
+    if (!bench_op(c, "delayed")) return;
+    int avx2 = avx2_ok();
+    for (size_t li = 0; li < c->limb_count; li++) {
+        size_t n = c->limbs[li];
+        if (n < 1 || n > TABAI_MAX_LIMBS) continue;
+        /* op mul: limbs in and out */
+        bench_case cs = {"mul", (unsigned)(64 * n), NULL, n};
+        if (bench_begin(c, &cs)) {
+            uint64_t *buf = bench_alloc(8 * (8 * n + 8));
+            uint64_t *a = buf, *b = a + n, *want = b + n, *r = want + 2 * n;
+            bench_rand_limbs(c, a, n);
+            bench_rand_limbs(c, b, n);
+            mpn_mul_n((mp_limb_t *)want, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+            dh_arg args[8];
+            bench_impl im[8];
+            size_t cnt = 0;
+            for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0]; k++) {
+                tabai_kernel kk = dl_mul_kernels[k];
+                if (tabai_kernel_available(kk) != TABAI_OK) continue;
+                memset(r, 0, 16 * n);
+                tabai_mul_with(kk, r, a, b, n);
+                bench_check_limbs(&cs, tabai_kernel_name(kk), r, want, 2 * n);
+                args[cnt] = (dh_arg){.k = kk, .form = 0, .n = n, .r = r, .a = a, .b = b};
+                im[cnt] = (bench_impl){"tabai", tabai_kernel_name(kk), tabai_kernel_symbol(kk),
+                                       dh_run, NULL, &args[cnt]};
+                cnt++;
+            }
+            bench_measure(c, &cs, im, cnt);
+            free(buf);
+        }
+        /* op mul_digits: the digit kernels, conversion excluded */
+        bench_case cd = {"mul_digits", (unsigned)(64 * n), NULL, n};
+        if (bench_begin(c, &cd)) {
+            const unsigned brd = tabai_rd_bits_for(n), bf = tabai_f64_bits_for(n),
+                           bm = tabai_f64fma_bits_for(n);
+            const size_t ndr = tabai_digits_for(64 * n, brd), ndf = tabai_f64_digits_for(n, bf),
+                         ndm = tabai_f64_digits_for(n, bm);
+            uint64_t *a = bench_alloc(8 * n), *b = bench_alloc(8 * n), *want = bench_alloc(16 * n),
+                     *got = bench_alloc(16 * n);
+            uint64_t *ad = bench_alloc(8 * ndr), *bd = bench_alloc(8 * ndr), *rd = bench_alloc(16 * ndr);
+            double *fa = bench_alloc(8 * ndf), *fb = bench_alloc(8 * ndf), *fr = bench_alloc(16 * ndf);
+            double *ma = bench_alloc(8 * ndm), *mb = bench_alloc(8 * ndm), *mr = bench_alloc(16 * ndm);
+            uint16_t *ha = bench_alloc(8 * n), *hb = bench_alloc(8 * n), *hr = bench_alloc(16 * n);
+            bench_rand_limbs(c, a, n);
+            bench_rand_limbs(c, b, n);
+            mpn_mul_n((mp_limb_t *)want, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+            tabai_rd_from_limbs(ad, ndr, a, n, brd);
+            tabai_rd_from_limbs(bd, ndr, b, n, brd);
+            tabai_f64_from_limbs(fa, ndf, a, n, bf);
+            tabai_f64_from_limbs(fb, ndf, b, n, bf);
+            tabai_f64_from_limbs(ma, ndm, a, n, bm);
+            tabai_f64_from_limbs(mb, ndm, b, n, bm);
+            for (size_t i = 0; i < n; i++)
+                for (unsigned q = 0; q < 4; q++) {
+                    ha[4 * i + q] = (uint16_t)(a[i] >> (16 * q));
+                    hb[4 * i + q] = (uint16_t)(b[i] >> (16 * q));
+                }
+            static const struct {
+                const char *kernel, *symbol;
+                int form, avx2;
+            } dk[] = {{"c16", "mul_c16_generic", 7, 0},         {"simd29_sse2", "mul_rd_sse2", 1, 0},
+                      {"simd29_avx2", "mul_rd_avx2", 2, 1},     {"fp64", "mul_f64_generic", 3, 0},
+                      {"fp64_vec", "mul_f64_avx2", 4, 1},       {"fp64_fma", "mul_f64fma_avx2", 5, 1},
+                      {"fp64_fma_vec", "mul_f64fma_vec_avx2", 6, 1}};
+            dh_arg args[8];
+            bench_impl im[8];
+            size_t cnt = 0;
+            for (size_t k = 0; k < sizeof dk / sizeof dk[0]; k++) {
+                if (dk[k].avx2 && !avx2) continue;
+                dh_arg x = {.form = dk[k].form, .n = n};
+                switch (dk[k].form) {
+                case 7: x.nd = 4 * n; x.hr = hr; x.ha = ha; x.hb = hb; break;
+                case 1: case 2: x.nd = ndr; x.bits = brd; x.r = rd; x.a = ad; x.b = bd; break;
+                case 3: case 4: x.nd = ndf; x.bits = bf; x.fr = fr; x.fa = fa; x.fb = fb; break;
+                default: x.nd = ndm; x.bits = bm; x.fr = mr; x.fa = ma; x.fb = mb; break;
+                }
+                dh_run(&x, 1); /* check the result once, converted back outside the timing */
+                switch (dk[k].form) {
+                case 7:
+                    for (size_t i = 0; i < 2 * n; i++)
+                        got[i] = (uint64_t)hr[4 * i] | (uint64_t)hr[4 * i + 1] << 16 |
+                                 (uint64_t)hr[4 * i + 2] << 32 | (uint64_t)hr[4 * i + 3] << 48;
+                    break;
+                case 1: case 2: tabai_rd_to_limbs(got, 2 * n, rd, 2 * ndr, brd); break;
+                case 3: case 4: tabai_f64_to_limbs(got, 2 * n, fr, 2 * ndf, bf); break;
+                default: tabai_f64_to_limbs(got, 2 * n, mr, 2 * ndm, bm); break;
+                }
+                bench_check_limbs(&cd, dk[k].kernel, got, want, 2 * n);
+                args[cnt] = x;
+                im[cnt] = (bench_impl){"tabai", dk[k].kernel, dk[k].symbol, dh_run, NULL, &args[cnt]};
+                cnt++;
+            }
+            bench_measure(c, &cd, im, cnt);
+            free(a); free(b); free(want); free(got); free(ad); free(bd); free(rd);
+            free(fa); free(fb); free(fr); free(ma); free(mb); free(mr); free(ha); free(hb); free(hr);
+        }
+    }
+    /* op ohta_mul: the carry-save kernels on every selected modulus */
+    for (size_t q = 0; q < c->mod_count; q++) {
+        const bench_mod *m = &c->mods[q];
+        bench_case cs = {"ohta_mul", m->bits, m->name, m->n};
+        if (!bench_begin(c, &cs)) continue;
+        tabai_ohta *ctx = bench_alloc(sizeof *ctx);
+        if (tabai_ohta_init(ctx, m->p, m->n) != TABAI_OK) bench_fail("ohta_init %s", m->name);
+        uint64_t *a = bench_alloc(8 * m->n), *b = bench_alloc(8 * m->n), *want = bench_alloc(8 * m->n),
+                 *r = bench_alloc(8 * m->n);
+        bench_rand_below(c, a, m->p, m->n);
+        bench_rand_below(c, b, m->p, m->n);
+        tabai_ohta_mul(ctx, want, a, b);
+        static const tabai_kernel ks[3] = {TABAI_KERNEL_CARRY_SAVE_2X2, TABAI_KERNEL_CARRY_SAVE_3X3,
+                                           TABAI_KERNEL_CARRY_SAVE_4X4};
+        dh_arg args[3];
+        bench_impl im[3];
+        for (int k = 0; k < 3; k++) {
+            tabai_ohta_mul_with(ks[k], ctx, r, a, b);
+            bench_check_limbs(&cs, tabai_kernel_name(ks[k]), r, want, m->n);
+            args[k] = (dh_arg){.k = ks[k], .form = 8, .r = r, .a = a, .b = b, .ohta = ctx};
+            im[k] = (bench_impl){"tabai", tabai_kernel_name(ks[k]), tabai_kernel_symbol(ks[k]), dh_run,
+                                 NULL, &args[k]};
+        }
+        bench_measure(c, &cs, im, 3);
+        free(ctx); free(a); free(b); free(want); free(r);
+    }
 }
