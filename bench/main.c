@@ -288,7 +288,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "features   %s\n", features);
     fprintf(stderr, "tier       native %s, in use %s (TABAI_CPU=%s), measured %s\n",
             tabai_tier_name(tabai_cpu_native_tier()), tabai_tier_name(c.tier_cap),
-            cap_env ? cap_env : "", tiers);
+            cap_env ? cap_env : "unset", tiers);
     fprintf(stderr, "compiler   %s; flags %s (%s); library objects -O2\n", compiler_name(),
             TABAI_BENCH_CFLAGS, TABAI_BENCH_BUILD_TYPE);
     fprintf(stderr, "peers      GMP %s, %s\n", gmp_version, ossl);

@@ -1,19 +1,20 @@
-/* The tier bmi2 kernels (src/x64, issue 3) in the benchmark: a per-kernel table for every
- * selected limb count n (the fixed kernels for n = 1..16, the any-n drivers above), each
- * generated kernel beside the portable C kernel of the same slot, GMP (mpn_mul_n, mpn_sqr)
- * and the mulx bound, alternating in one run.
+/* The tier bmi2 kernels (src/x64, issue 3) in the benchmark. The core suite already times
+ * mul and sqr per tier beside GMP for every selected limb count, and the Montgomery kernels on
+ * the embedded moduli; this suite adds what the x64 report needs beside them:
  *
- * Ops (selected with --ops):
- *   x64      records for op "mul", "sqr", "mont_mul", "mont_sqr": impl "tabai" with kernel
- *            "bmi2" and "generic", impl "gmp" (mul, sqr), and impl "bound" (mul: n^2 mulx,
- *            mont_mul: 2n^2 + n mulx, sqr: n(n+1)/2, mont_sqr: n(n+1)/2 + n^2 + n), timed as
- *            that many independent mulx in a throughput loop: the floor a kernel with that
- *            many limb products cannot beat on this core.
+ *   x64      for every selected limb count n:
+ *            - impl "bound" (kernel "mulx") records for op "mul" (n^2 mulx), "sqr"
+ *              (n(n+1)/2), "mont_mul" (2n^2 + n) and "mont_sqr" (n(n+1)/2 + n^2 + n): that
+ *              many independent mulx in a throughput loop, the floor a kernel with that many
+ *              limb products cannot beat on this core;
+ *            - "mont_mul" / "mont_sqr" on a fixed-seed random odd modulus of exactly 64n bits
+ *              (top bit set; modulus name "full_<bits>"), tabai kernel "bmi2" beside
+ *              "generic" (the kernels' time does not depend on the modulus value), so the
+ *              fused kernels have a per-n table for n = 1..16 too.
  *   x64_mix  prints the instruction mix of every generated kernel (counts read from the
  *            generated code: src/x64/x64_mix.h), no records.
- * Montgomery cases use a fixed-seed random odd modulus of exactly 64n bits (top bit set);
- * the kernels' time does not depend on its value. */
-#include <gmp.h>
+ * The ratios (to GMP, to generic, to the bound) are read from one run:
+ * `tabai bench --ops mul,sqr,x64`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,16 +31,6 @@ typedef struct x64_arg {
     uint64_t mulx; /* bound: mulx per operation */
 } x64_arg;
 
-static void run_mul(void *v, size_t it) {
-    x64_arg *x = v;
-    tabai_mul_n_fn f = x->k->mul[x->slot];
-    for (size_t i = 0; i < it; i++) f(x->r, x->a, x->b, x->n);
-}
-static void run_sqr(void *v, size_t it) {
-    x64_arg *x = v;
-    tabai_sqr_n_fn f = x->k->sqr[x->slot];
-    for (size_t i = 0; i < it; i++) f(x->r, x->a, x->n);
-}
 static void run_mont_mul(void *v, size_t it) {
     x64_arg *x = v;
     tabai_mont_mul_fn f = x->k->mont_mul[x->slot];
@@ -49,16 +40,6 @@ static void run_mont_sqr(void *v, size_t it) {
     x64_arg *x = v;
     tabai_mont_sqr_fn f = x->k->mont_sqr[x->slot];
     for (size_t i = 0; i < it; i++) f(x->r, x->r, x->p, x->pinv, x->n);
-}
-static void run_gmp_mul(void *v, size_t it) {
-    x64_arg *x = v;
-    for (size_t i = 0; i < it; i++)
-        mpn_mul_n((mp_limb_t *)x->r, (const mp_limb_t *)x->a, (const mp_limb_t *)x->b, (mp_size_t)x->n);
-}
-static void run_gmp_sqr(void *v, size_t it) {
-    x64_arg *x = v;
-    for (size_t i = 0; i < it; i++)
-        mpn_sqr((mp_limb_t *)x->r, (const mp_limb_t *)x->a, (mp_size_t)x->n);
 }
 /* it * x->mulx independent mulx, 8 per loop trip (at most 7 extra per sample). */
 static void run_bound(void *v, size_t it) {
@@ -113,12 +94,14 @@ void bench_suite_x64(bench_ctx *c) {
         size_t n = c->limbs[li];
         if (n < 1 || n > TABAI_MAX_LIMBS) continue;
         for (int op = 0; op < 4; op++) {
-            bench_case cs = {ops[op], (unsigned)(64 * n), NULL, n};
+            static char names[TABAI_MAX_LIMBS + 1][24];
+            snprintf(names[n], sizeof names[n], "full_%zu", 64 * n);
+            bench_case cs = {ops[op], (unsigned)(64 * n), op >= 2 ? names[n] : NULL, n};
             if (!bench_begin(c, &cs)) continue;
             size_t s = tabai_slot(n);
             uint64_t *buf = bench_alloc(8 * (16 * n + 16));
             uint64_t *a = buf, *b = a + n, *p = b + n, *r0 = p + n, *r1 = r0 + 2 * n,
-                     *r2 = r1 + 2 * n, *rg = r2 + 2 * n;
+                     *r2 = r1 + 2 * n;
             bench_rand_limbs(c, p, n);
             p[0] |= 1;
             p[n - 1] |= 1ULL << 63;
@@ -127,32 +110,12 @@ void bench_suite_x64(bench_ctx *c) {
             uint64_t pinv = neg_inv64(p[0]);
             x64_arg xb = {kb, n, s, r0, a, b, p, pinv, 0};
             x64_arg xg = {kg, n, s, r1, a, b, p, pinv, 0};
-            x64_arg xm = {NULL, n, s, rg, a, b, p, pinv, 0};
             x64_arg xo = {NULL, n, s, r2, a, b, p, pinv, 0};
             bench_impl im[4];
             size_t cnt = 0;
-            /* results once, checked against each other (and GMP for mul/sqr) */
             switch (op) {
-            case 0:
-                kb->mul[s](r0, a, b, n), kg->mul[s](r1, a, b, n);
-                mpn_mul_n((mp_limb_t *)rg, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
-                bench_check_limbs(&cs, kb->mul_sym[s], r0, rg, 2 * n);
-                bench_check_limbs(&cs, kg->mul_sym[s], r1, rg, 2 * n);
-                im[cnt++] = (bench_impl){"tabai", "bmi2", kb->mul_sym[s], run_mul, NULL, &xb};
-                im[cnt++] = (bench_impl){"tabai", "generic", kg->mul_sym[s], run_mul, NULL, &xg};
-                im[cnt++] = (bench_impl){"gmp", NULL, NULL, run_gmp_mul, NULL, &xm};
-                xo.mulx = (uint64_t)n * n;
-                break;
-            case 1:
-                kb->sqr[s](r0, a, n), kg->sqr[s](r1, a, n);
-                mpn_sqr((mp_limb_t *)rg, (const mp_limb_t *)a, (mp_size_t)n);
-                bench_check_limbs(&cs, kb->sqr_sym[s], r0, rg, 2 * n);
-                bench_check_limbs(&cs, kg->sqr_sym[s], r1, rg, 2 * n);
-                im[cnt++] = (bench_impl){"tabai", "bmi2", kb->sqr_sym[s], run_sqr, NULL, &xb};
-                im[cnt++] = (bench_impl){"tabai", "generic", kg->sqr_sym[s], run_sqr, NULL, &xg};
-                im[cnt++] = (bench_impl){"gmp", NULL, NULL, run_gmp_sqr, NULL, &xm};
-                xo.mulx = (uint64_t)n * (n + 1) / 2;
-                break;
+            case 0: xo.mulx = (uint64_t)n * n; break;
+            case 1: xo.mulx = (uint64_t)n * (n + 1) / 2; break;
             case 2:
                 kb->mont_mul[s](r0, a, b, p, pinv, n), kg->mont_mul[s](r1, a, b, p, pinv, n);
                 bench_check_limbs(&cs, kb->mont_mul_sym[s], r0, r1, n);

@@ -1,3 +1,4 @@
 /* The benchmark suites, one line each: BENCH_SUITE(name) runs bench_suite_name(bench_ctx *),
  * defined in bench/suite_name.c (picked up by bench/CMakeLists.txt). Order = report order. */
 BENCH_SUITE(core)
+BENCH_SUITE(x64)
