@@ -412,6 +412,6 @@ void tu_fail(const char *file, int line, const char *what, size_t n, ...) {
     }
     va_end(ap);
     fprintf(stderr, "    replay: TABAI_TEST_SEED=0x%016llx TABAI_CPU=%s (tier in use %s)\n",
-            (unsigned long long)tu_seed, getenv("TABAI_CPU") ? getenv("TABAI_CPU") : "",
+            (unsigned long long)tu_seed, getenv("TABAI_CPU") ? getenv("TABAI_CPU") : "native",
             tabai_cpu_name());
 }
