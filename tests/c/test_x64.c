@@ -4,8 +4,8 @@
  * contracts allow; every call goes through an ABI trampoline (tests/c/x64_abi.S) that checks
  * the callee-saved registers, and every operand sits against a PROT_NONE guard page (after
  * it on even iterations, before it on odd ones).
- * Environment: TABAI_TEST_SEED replays a run, TABAI_TEST_ITERS scales the counts (default
- * 40), TABAI_CPU=bmi2 makes the test also assert that the dispatcher chose tier bmi2.
+ * Environment: TABAI_TEST_SEED replays a run, TABAI_TEST_ITERS scales the counts (a float,
+ * default 1 = 40 iterations per size and class), TABAI_CPU=bmi2 makes the test also assert that the dispatcher chose tier bmi2.
  * Skips (exit 77) on a CPU without BMI2 + ADX. */
 #include <gmp.h>
 #include <stdint.h>
@@ -365,6 +365,16 @@ static void test_dispatch(int valgrind) {
         failures++;
         fprintf(stderr, "FAIL: TABAI_CPU=bmi2 but tier %s is active\n", k->name);
     }
+    if (env && strcmp(env, "generic") == 0) { /* the portable path stays selectable */
+        uint64_t p[32];
+        make_mod(p, 32, MOD_FULL);
+        tabai_mont ctx;
+        if (k->tier != TABAI_TIER_GENERIC || tabai_mont_init(&ctx, p, 32) != TABAI_OK ||
+            ctx.mul != tabai_mont_mul_n_generic) {
+            failures++;
+            fprintf(stderr, "FAIL: TABAI_CPU=generic does not select the portable kernels\n");
+        }
+    }
     const tabai_kernels *b = tabai_kernels_for_tier(TABAI_TIER_BMI2);
     if (!b) return;
     for (size_t s = 0; s <= TABAI_FIXED_MAX; s++) {
@@ -404,7 +414,7 @@ int main(void) {
     const char *s = getenv("TABAI_TEST_SEED");
     uint64_t seed = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     const char *itv = getenv("TABAI_TEST_ITERS");
-    int iters = itv ? atoi(itv) : 40;
+    int iters = (int)(40 * (itv ? atof(itv) : 1.0) + 0.5); /* TABAI_TEST_ITERS scales */
     if (iters < 1) iters = 1;
     printf("test_x64: seed 0x%llx (TABAI_TEST_SEED replays), iters %d\n", (unsigned long long)seed, iters);
     rng_s[0] = seed ^ 0x9e3779b97f4a7c15ULL, rng_s[1] = seed * 0xbf58476d1ce4e5b9ULL + 1;

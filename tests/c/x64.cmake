@@ -8,7 +8,11 @@ add_executable(test_x64 ${CMAKE_CURRENT_LIST_DIR}/test_x64.c ${CMAKE_CURRENT_LIS
 target_link_libraries(test_x64 PRIVATE tabai_static ${GMP_LIBRARY})
 target_include_directories(test_x64 PRIVATE ${GMP_INCLUDE_DIR})
 add_test(NAME x64 COMMAND test_x64)
-set_tests_properties(x64 PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME x64.bmi2 COMMAND test_x64)  # asserts that TABAI_CPU=bmi2 selects tier bmi2
+add_test(NAME x64.generic COMMAND test_x64)  # and that generic keeps the portable kernels
+set_tests_properties(x64 x64.bmi2 x64.generic PROPERTIES SKIP_RETURN_CODE 77 LABELS "c")
+set_tests_properties(x64.bmi2 PROPERTIES ENVIRONMENT "TABAI_CPU=bmi2")
+set_tests_properties(x64.generic PROPERTIES ENVIRONMENT "TABAI_CPU=generic")
 
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
@@ -22,5 +26,5 @@ if(VALGRIND_EXECUTABLE)
   add_test(NAME x64_valgrind COMMAND ${VALGRIND_EXECUTABLE} --tool=memcheck --error-exitcode=9
     --leak-check=no -q $<TARGET_FILE:test_x64>)
   set_tests_properties(x64_valgrind PROPERTIES SKIP_RETURN_CODE 77
-    ENVIRONMENT "TABAI_CPU=bmi2;TABAI_TEST_ITERS=2")
+    ENVIRONMENT "TABAI_CPU=bmi2;TABAI_TEST_ITERS=0.05")
 endif()

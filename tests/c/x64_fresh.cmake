@@ -1,5 +1,9 @@
 # Freshness of the generated assembly: cmake -DPYTHON=... -DSRC=<repo> -DTMP=<dir> -P x64_fresh.cmake
 file(REMOVE_RECURSE ${TMP})
+file(MAKE_DIRECTORY ${TMP})
+if(EXISTS ${SRC}/src/x64/ticks.json)  # the measured figures the generator writes into comments
+  file(COPY ${SRC}/src/x64/ticks.json DESTINATION ${TMP})
+endif()
 execute_process(COMMAND ${PYTHON} tools/gen/x64.py --out ${TMP} WORKING_DIRECTORY ${SRC}
   RESULT_VARIABLE rc)
 if(rc)

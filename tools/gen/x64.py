@@ -15,9 +15,12 @@ ABI, endbr64, CFI, .note.GNU-stack) into one folder:
 
 Usage: python3 tools/gen/x64.py --out src/x64     (the exact command is written into every
 output file; tests/c/x64_fresh.cmake regenerates into a temporary folder and diffs.)
+If <out>/ticks.json exists (written by tools/gen/x64_ticks.py from a `tabai bench --ops x64
+--json` run), each function's comment carries its measured TSC ticks per call.
 No third-party library. See docs/x64.md for the register allocation and the carry chains.
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -74,12 +77,15 @@ class Func:
         text = "\n".join(self.body)
         return [r for r in CALLEE if re.search(r"\b%s\b|\b%s\b" % (r, d32(r)), text)]
 
-    def render(self):
+    def render(self, ticks=None):
         saved = self.used_callee()
         frame = self.frame
         out = ["", "/* %s" % self.contract]
         if self.regmap:
             out.append(" * %s" % self.regmap)
+        if ticks and self.name[len("tabai_"):] in ticks["ticks"]:
+            out.append(" * measured: %.1f TSC ticks per call (%s, %s; src/x64/ticks.json)"
+                       % (ticks["ticks"][self.name[len("tabai_"):]], ticks["cpu"], ticks["date"]))
         out.append(" */")
         out += ["\t.globl\t%s" % self.name, "\t.hidden\t%s" % self.name,
                 "\t.type\t%s, @function" % self.name, "\t.p2align\t4", "%s:" % self.name,
@@ -876,9 +882,14 @@ def main():
         "row.S": ("row kernels mul_1, addmul_1 (any n), addmul_8xn (8 x any n)",
                   [gen_row(False), gen_row(True), gen_addmul_8xn()]),
     }
+    ticks = None
+    tpath = os.path.join(args.out, "ticks.json")  # measured figures, refreshed by x64_ticks.py
+    if os.path.exists(tpath):
+        with open(tpath) as fh:
+            ticks = json.load(fh)
     mix = []
     for fname, (title, funcs) in files.items():
-        text = header(title) + "".join(fn.render() for fn in funcs) + FOOTER
+        text = header(title) + "".join(fn.render(ticks) for fn in funcs) + FOOTER
         with open(os.path.join(args.out, fname), "w") as fh:
             fh.write(text)
         for fn in funcs:
