@@ -286,7 +286,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tabai-bench %s  %s\n", tabai_version(), date);
     fprintf(stderr, "cpu        %s\n", tabai_cpu_brand());
     fprintf(stderr, "features   %s\n", features);
-    fprintf(stderr, "tier       native %s, in use %s (TABAI_CPU=%s), measured %s\n",
+    fprintf(stderr, "tier       native %s, in use %s (TABAI_CPU=%s), selected %s\n",
             tabai_tier_name(tabai_cpu_native_tier()), tabai_tier_name(c.tier_cap),
             cap_env ? cap_env : "unset", tiers);
     fprintf(stderr, "compiler   %s; flags %s (%s); library objects -O2\n", compiler_name(),
