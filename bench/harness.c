@@ -16,7 +16,7 @@
 
 #define BATCH_NS 2000.0  /* a sample lasts at least this long */
 #define MIN_SAMPLES 5    /* per implementation, even over budget */
-#define MAX_SAMPLES 4000 /* per implementation */
+#define MAX_SAMPLES 20000 /* per implementation */
 
 /* ------------------------------------------------------------------------------------------
  * Clocks
