@@ -7808,7 +7808,7 @@ tabai_mont_mul_n15_bmi2:
 	.size	tabai_mont_mul_n15_bmi2, .-tabai_mont_mul_n15_bmi2
 
 /* r[16] = a*b*2^-1024 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+424
  * measured: 973.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n16_bmi2
@@ -7833,8 +7833,11 @@ tabai_mont_mul_n16_bmi2:
 	push	r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r14, 0
-	sub	rsp, 288
-	.cfi_adjust_cfa_offset 288
+	push	r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r15, 0
+	sub	rsp, 488
+	.cfi_adjust_cfa_offset 488
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rcx
 	mov	qword ptr [rsp + 16], r8
@@ -8818,188 +8821,1182 @@ tabai_mont_mul_n16_bmi2:
 	adc	rbp, 0
 	mov	qword ptr [rsp + 280], rbp
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 16
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_mul_n16_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 288], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	r13, qword ptr [rsp + 80]
+	mov	r14, qword ptr [rsp + 88]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 432], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 440], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r15, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 96], rax
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rax, qword ptr [rdi + 104]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 104], rax
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	rax, qword ptr [rdi + 112]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 112], rax
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	rax, qword ptr [rdi + 120]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 120], rax
-	lea	r10, [r10 + rbx]
-	mov	rax, qword ptr [rdi + 128]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rdi + 128], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_mul_n16_bmi2_redc_1
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 448], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 456], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 464], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 472], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 480], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 432]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 440]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 448]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 456]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 464]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 472]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 480]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 432]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 440]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 448]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 456]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 464]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 472]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 480]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 432]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 440]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 448]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 456]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 464]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 472]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 480]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 432]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 440]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 448]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 456]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 464]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 472]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 480]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 432]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 440]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 448]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 456]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 464]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 472]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 480]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 432]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 440]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 448]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 456]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 464]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 472]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 480]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 432]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 440]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 448]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 456]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 464]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 472]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 480]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 432]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 440]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 448]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 456]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 464]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 472]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 480]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r13
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r14, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r14
+	adc	r15, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r15
+	adc	r9, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r9
+	adc	r10, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r10
+	adc	r11, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r11
+	adc	rbx, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbx
+	adc	rbp, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], rbp
+	adc	r12, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r12
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, 0
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, 0
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, 0
+	mov	qword ptr [rsp + 256], rax
+	mov	rax, qword ptr [rsp + 264]
+	adc	rax, 0
+	mov	qword ptr [rsp + 264], rax
+	mov	rax, qword ptr [rsp + 272]
+	adc	rax, 0
+	mov	qword ptr [rsp + 272], rax
+	mov	rax, qword ptr [rsp + 280]
+	adc	rax, 0
+	mov	qword ptr [rsp + 280], rax
+	mov	rax, qword ptr [rsp + 288]
+	adc	rax, 0
+	mov	qword ptr [rsp + 288], rax
+	mov	r9, qword ptr [rsp + 96]
+	mov	r10, qword ptr [rsp + 104]
+	mov	r11, qword ptr [rsp + 112]
+	mov	rbx, qword ptr [rsp + 120]
+	mov	rbp, qword ptr [rsp + 128]
+	mov	r12, qword ptr [rsp + 136]
+	mov	r13, qword ptr [rsp + 144]
+	mov	r14, qword ptr [rsp + 152]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 432], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 440], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 448], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 456], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 464], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 472], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 480], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 432]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 440]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 448]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 456]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 464]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 472]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 480]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 432]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 440]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 448]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 456]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 464]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 472]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 480]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 432]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 440]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 448]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 456]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 464]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 472]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 480]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 432]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 440]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 448]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 456]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 464]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 472]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 480]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 432]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 440]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 448]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 456]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 464]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 472]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 480]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 432]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 440]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 448]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 456]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 464]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 472]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 480]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 432]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 440]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 448]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 456]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 464]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 472]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 480]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 432]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 440]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 448]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 456]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 464]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 472]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 480]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r13
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r14, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], r14
+	adc	r15, qword ptr [rsp + 232]
+	mov	qword ptr [rsp + 232], r15
+	adc	r9, qword ptr [rsp + 240]
+	mov	qword ptr [rsp + 240], r9
+	adc	r10, qword ptr [rsp + 248]
+	mov	qword ptr [rsp + 248], r10
+	adc	r11, qword ptr [rsp + 256]
+	mov	qword ptr [rsp + 256], r11
+	adc	rbx, qword ptr [rsp + 264]
+	mov	qword ptr [rsp + 264], rbx
+	adc	rbp, qword ptr [rsp + 272]
+	mov	qword ptr [rsp + 272], rbp
+	adc	r12, qword ptr [rsp + 280]
+	mov	qword ptr [rsp + 280], r12
+	mov	rax, qword ptr [rsp + 288]
+	adc	rax, 0
+	mov	qword ptr [rsp + 288], rax
+	mov	r9, qword ptr [rsp + 288]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 160]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 224]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 232]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 240]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 248]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	mov	rax, qword ptr [rdi + 96]
+	mov	rax, qword ptr [rsp + 256]
 	sbb	rax, qword ptr [rsi + 96]
 	mov	qword ptr [rdx + 96], rax
-	mov	rax, qword ptr [rdi + 104]
+	mov	rax, qword ptr [rsp + 264]
 	sbb	rax, qword ptr [rsi + 104]
 	mov	qword ptr [rdx + 104], rax
-	mov	rax, qword ptr [rdi + 112]
+	mov	rax, qword ptr [rsp + 272]
 	sbb	rax, qword ptr [rsi + 112]
 	mov	qword ptr [rdx + 112], rax
-	mov	rax, qword ptr [rdi + 120]
+	mov	rax, qword ptr [rsp + 280]
 	sbb	rax, qword ptr [rsi + 120]
 	mov	qword ptr [rdx + 120], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 224]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 232]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 240]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 248]
 	mov	qword ptr [rdx + 88], rax
 	mov	rax, qword ptr [rdx + 96]
-	cmovc	rax, qword ptr [rdi + 96]
+	cmovc	rax, qword ptr [rsp + 256]
 	mov	qword ptr [rdx + 96], rax
 	mov	rax, qword ptr [rdx + 104]
-	cmovc	rax, qword ptr [rdi + 104]
+	cmovc	rax, qword ptr [rsp + 264]
 	mov	qword ptr [rdx + 104], rax
 	mov	rax, qword ptr [rdx + 112]
-	cmovc	rax, qword ptr [rdi + 112]
+	cmovc	rax, qword ptr [rsp + 272]
 	mov	qword ptr [rdx + 112], rax
 	mov	rax, qword ptr [rdx + 120]
-	cmovc	rax, qword ptr [rdi + 120]
+	cmovc	rax, qword ptr [rsp + 280]
 	mov	qword ptr [rdx + 120], rax
-	add	rsp, 288
-	.cfi_adjust_cfa_offset -288
+	add	rsp, 488
+	.cfi_adjust_cfa_offset -488
+	pop	r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r15
 	pop	r14
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r14
@@ -15470,7 +16467,7 @@ tabai_mont_sqr_n15_bmi2:
 	.size	tabai_mont_sqr_n15_bmi2, .-tabai_mont_sqr_n15_bmi2
 
 /* r[16] = a^2*2^-1024 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+424
  * measured: 822.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n16_bmi2
@@ -15498,8 +16495,8 @@ tabai_mont_sqr_n16_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 416
-	.cfi_adjust_cfa_offset 416
+	sub	rsp, 488
+	.cfi_adjust_cfa_offset 488
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
@@ -16218,188 +17215,1179 @@ tabai_mont_sqr_n16_bmi2:
 	adox	rax, rcx
 	mov	qword ptr [rsp + 280], rax
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 16
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_sqr_n16_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 288], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	r13, qword ptr [rsp + 80]
+	mov	r14, qword ptr [rsp + 88]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 432], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 440], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r15, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 96], rax
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rax, qword ptr [rdi + 104]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 104], rax
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	rax, qword ptr [rdi + 112]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 112], rax
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	rax, qword ptr [rdi + 120]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 120], rax
-	lea	r10, [r10 + rbx]
-	mov	rax, qword ptr [rdi + 128]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rdi + 128], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_sqr_n16_bmi2_redc_1
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 448], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 456], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 464], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 472], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 480], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 432]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 440]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 448]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 456]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 464]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 472]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 480]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 432]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 440]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 448]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 456]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 464]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 472]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 480]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 432]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 440]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 448]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 456]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 464]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 472]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 480]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 432]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 440]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 448]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 456]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 464]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 472]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 480]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 432]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 440]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 448]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 456]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 464]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 472]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 480]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 432]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 440]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 448]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 456]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 464]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 472]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 480]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 432]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 440]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 448]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 456]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 464]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 472]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 480]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 432]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 440]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 448]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 456]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 464]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 472]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 480]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r13
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r14, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r14
+	adc	r15, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r15
+	adc	r9, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r9
+	adc	r10, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r10
+	adc	r11, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r11
+	adc	rbx, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbx
+	adc	rbp, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], rbp
+	adc	r12, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r12
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, 0
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, 0
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, 0
+	mov	qword ptr [rsp + 256], rax
+	mov	rax, qword ptr [rsp + 264]
+	adc	rax, 0
+	mov	qword ptr [rsp + 264], rax
+	mov	rax, qword ptr [rsp + 272]
+	adc	rax, 0
+	mov	qword ptr [rsp + 272], rax
+	mov	rax, qword ptr [rsp + 280]
+	adc	rax, 0
+	mov	qword ptr [rsp + 280], rax
+	mov	rax, qword ptr [rsp + 288]
+	adc	rax, 0
+	mov	qword ptr [rsp + 288], rax
+	mov	r9, qword ptr [rsp + 96]
+	mov	r10, qword ptr [rsp + 104]
+	mov	r11, qword ptr [rsp + 112]
+	mov	rbx, qword ptr [rsp + 120]
+	mov	rbp, qword ptr [rsp + 128]
+	mov	r12, qword ptr [rsp + 136]
+	mov	r13, qword ptr [rsp + 144]
+	mov	r14, qword ptr [rsp + 152]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 432], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 440], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 448], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 456], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 464], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 472], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 480], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 432]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 440]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 448]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 456]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 464]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 472]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 480]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 432]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 440]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 448]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 456]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 464]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 472]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 480]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 432]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 440]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 448]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 456]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 464]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 472]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 480]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 432]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 440]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 448]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 456]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 464]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 472]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 480]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 432]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 440]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 448]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 456]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 464]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 472]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 480]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 432]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 440]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 448]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 456]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 464]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 472]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 480]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 432]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 440]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 448]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 456]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 464]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 472]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 480]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 432]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 440]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 448]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 456]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 464]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 472]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 480]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r13
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r14, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], r14
+	adc	r15, qword ptr [rsp + 232]
+	mov	qword ptr [rsp + 232], r15
+	adc	r9, qword ptr [rsp + 240]
+	mov	qword ptr [rsp + 240], r9
+	adc	r10, qword ptr [rsp + 248]
+	mov	qword ptr [rsp + 248], r10
+	adc	r11, qword ptr [rsp + 256]
+	mov	qword ptr [rsp + 256], r11
+	adc	rbx, qword ptr [rsp + 264]
+	mov	qword ptr [rsp + 264], rbx
+	adc	rbp, qword ptr [rsp + 272]
+	mov	qword ptr [rsp + 272], rbp
+	adc	r12, qword ptr [rsp + 280]
+	mov	qword ptr [rsp + 280], r12
+	mov	rax, qword ptr [rsp + 288]
+	adc	rax, 0
+	mov	qword ptr [rsp + 288], rax
+	mov	r9, qword ptr [rsp + 288]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 160]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 224]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 232]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 240]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 248]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	mov	rax, qword ptr [rdi + 96]
+	mov	rax, qword ptr [rsp + 256]
 	sbb	rax, qword ptr [rsi + 96]
 	mov	qword ptr [rdx + 96], rax
-	mov	rax, qword ptr [rdi + 104]
+	mov	rax, qword ptr [rsp + 264]
 	sbb	rax, qword ptr [rsi + 104]
 	mov	qword ptr [rdx + 104], rax
-	mov	rax, qword ptr [rdi + 112]
+	mov	rax, qword ptr [rsp + 272]
 	sbb	rax, qword ptr [rsi + 112]
 	mov	qword ptr [rdx + 112], rax
-	mov	rax, qword ptr [rdi + 120]
+	mov	rax, qword ptr [rsp + 280]
 	sbb	rax, qword ptr [rsi + 120]
 	mov	qword ptr [rdx + 120], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 224]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 232]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 240]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 248]
 	mov	qword ptr [rdx + 88], rax
 	mov	rax, qword ptr [rdx + 96]
-	cmovc	rax, qword ptr [rdi + 96]
+	cmovc	rax, qword ptr [rsp + 256]
 	mov	qword ptr [rdx + 96], rax
 	mov	rax, qword ptr [rdx + 104]
-	cmovc	rax, qword ptr [rdi + 104]
+	cmovc	rax, qword ptr [rsp + 264]
 	mov	qword ptr [rdx + 104], rax
 	mov	rax, qword ptr [rdx + 112]
-	cmovc	rax, qword ptr [rdi + 112]
+	cmovc	rax, qword ptr [rsp + 272]
 	mov	qword ptr [rdx + 112], rax
 	mov	rax, qword ptr [rdx + 120]
-	cmovc	rax, qword ptr [rdi + 120]
+	cmovc	rax, qword ptr [rsp + 280]
 	mov	qword ptr [rdx + 120], rax
-	add	rsp, 416
-	.cfi_adjust_cfa_offset -416
+	add	rsp, 488
+	.cfi_adjust_cfa_offset -488
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15

@@ -4,8 +4,8 @@
 	.intel_syntax noprefix
 	.text
 
-/* r[24] = t * 2^-1536 mod p for t[48] < p*2^1536 (t destroyed); REDC rows in a loop, one unrolled mulx row of 24 limbs per trip; r must not overlap t; constant time.
- * rdi r, rsi t, r8 p, r12 pinv, rcx count, rbx carry
+/* r[24] = t * 2^-1536 mod p for t[48] < p*2^1536 (t has 49 limbs of storage and is destroyed); REDC in fully unrolled blocks of 8 rows with register windows; r must not overlap t; constant time.
+ * t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, carry rcx
  */
 	.globl	tabai_redc_n24_bmi2
 	.hidden	tabai_redc_n24_bmi2
@@ -17,271 +17,2598 @@ tabai_redc_n24_bmi2:
 	push	rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset rbx, 0
+	push	rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rbp, 0
 	push	r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r12, 0
+	push	r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r13, 0
+	push	r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r14, 0
+	push	r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r15, 0
+	sub	rsp, 80
+	.cfi_adjust_cfa_offset 80
+	mov	qword ptr [rsp + 8], rcx
 	mov	r8, rdx
-	mov	r12, rcx
-	mov	ecx, 24
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_redc_n24_bmi2_redc_1:
-	mov	rdx, qword ptr [rsi]
-	imul	rdx, r12
+	mov	qword ptr [rsi + 384], 0
+	mov	r9, qword ptr [rsi]
+	mov	r10, qword ptr [rsi + 8]
+	mov	r11, qword ptr [rsi + 16]
+	mov	rbx, qword ptr [rsi + 24]
+	mov	rbp, qword ptr [rsi + 32]
+	mov	r12, qword ptr [rsi + 40]
+	mov	r13, qword ptr [rsi + 48]
+	mov	r14, qword ptr [rsi + 56]
+	mov	rdx, r9
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 16], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [r8]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [r8 + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [r8 + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [r8 + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [r8 + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [r8 + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [r8 + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [r8 + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 24], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [r8]
-	adox	rax, qword ptr [rsi]
-	mulx	r10, rax, qword ptr [r8 + 8]
-	adox	rax, qword ptr [rsi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [r8 + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [r8 + 16]
-	adox	rax, qword ptr [rsi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 16], rax
-	mulx	r10, rax, qword ptr [r8 + 24]
-	adox	rax, qword ptr [rsi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [r8 + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [r8 + 32]
-	adox	rax, qword ptr [rsi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 32], rax
-	mulx	r10, rax, qword ptr [r8 + 40]
-	adox	rax, qword ptr [rsi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [r8 + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [r8 + 48]
-	adox	rax, qword ptr [rsi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 48], rax
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [r8 + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 32], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [r8]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [r8 + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [r8 + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [r8 + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [r8 + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [r8 + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [r8 + 48]
+	adox	r15, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
-	adox	rax, qword ptr [rsi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 56], rax
-	mulx	r9, rax, qword ptr [r8 + 64]
-	adox	rax, qword ptr [rsi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 64], rax
-	mulx	r10, rax, qword ptr [r8 + 72]
-	adox	rax, qword ptr [rsi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 72], rax
-	mulx	r9, rax, qword ptr [r8 + 80]
-	adox	rax, qword ptr [rsi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 80], rax
-	mulx	r10, rax, qword ptr [r8 + 88]
-	adox	rax, qword ptr [rsi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 88], rax
-	mulx	r9, rax, qword ptr [r8 + 96]
-	adox	rax, qword ptr [rsi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 96], rax
-	mulx	r10, rax, qword ptr [r8 + 104]
-	adox	rax, qword ptr [rsi + 104]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 104], rax
-	mulx	r9, rax, qword ptr [r8 + 112]
-	adox	rax, qword ptr [rsi + 112]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 112], rax
-	mulx	r10, rax, qword ptr [r8 + 120]
-	adox	rax, qword ptr [rsi + 120]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 120], rax
-	mulx	r9, rax, qword ptr [r8 + 128]
-	adox	rax, qword ptr [rsi + 128]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 128], rax
-	mulx	r10, rax, qword ptr [r8 + 136]
-	adox	rax, qword ptr [rsi + 136]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 136], rax
-	mulx	r9, rax, qword ptr [r8 + 144]
-	adox	rax, qword ptr [rsi + 144]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 144], rax
-	mulx	r10, rax, qword ptr [r8 + 152]
-	adox	rax, qword ptr [rsi + 152]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 152], rax
-	mulx	r9, rax, qword ptr [r8 + 160]
-	adox	rax, qword ptr [rsi + 160]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 160], rax
-	mulx	r10, rax, qword ptr [r8 + 168]
-	adox	rax, qword ptr [rsi + 168]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 168], rax
-	mulx	r9, rax, qword ptr [r8 + 176]
-	adox	rax, qword ptr [rsi + 176]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 176], rax
-	mulx	r10, rax, qword ptr [r8 + 184]
-	adox	rax, qword ptr [rsi + 184]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 184], rax
-	lea	r10, [r10 + rbx]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 40], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [r8]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [r8 + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [r8 + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [r8 + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [r8 + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [r8 + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [r8 + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [r8 + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 48], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [r8]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [r8 + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [r8 + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [r8 + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [r8 + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [r8 + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [r8 + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [r8 + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 56], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [r8]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [r8 + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [r8 + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [r8 + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [r8 + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [r8 + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [r8 + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [r8 + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 64], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [r8]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [r8 + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [r8 + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [r8 + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [r8 + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [r8 + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [r8 + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [r8 + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 72], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [r8]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [r8 + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [r8 + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [r8 + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [r8 + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [r8 + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [r8 + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [r8 + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [r8 + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsi + 64]
+	mov	qword ptr [rsi + 64], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 72]
+	mov	qword ptr [rsi + 72], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 80]
+	mov	qword ptr [rsi + 80], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 88]
+	mov	qword ptr [rsi + 88], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 96]
+	mov	qword ptr [rsi + 96], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 104]
+	mov	qword ptr [rsi + 104], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 112]
+	mov	qword ptr [rsi + 112], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 120]
+	mov	qword ptr [rsi + 120], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 128]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 128]
+	mov	qword ptr [rsi + 128], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 136]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 136]
+	mov	qword ptr [rsi + 136], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 144]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 144]
+	mov	qword ptr [rsi + 144], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 152]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 152]
+	mov	qword ptr [rsi + 152], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 160]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 160]
+	mov	qword ptr [rsi + 160], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 168]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 168]
+	mov	qword ptr [rsi + 168], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 176]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 176]
+	mov	qword ptr [rsi + 176], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 184]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 184]
+	mov	qword ptr [rsi + 184], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsi + 192]
+	mov	qword ptr [rsi + 192], r13
+	adc	r14, qword ptr [rsi + 200]
+	mov	qword ptr [rsi + 200], r14
+	adc	r15, qword ptr [rsi + 208]
+	mov	qword ptr [rsi + 208], r15
+	adc	r9, qword ptr [rsi + 216]
+	mov	qword ptr [rsi + 216], r9
+	adc	r10, qword ptr [rsi + 224]
+	mov	qword ptr [rsi + 224], r10
+	adc	r11, qword ptr [rsi + 232]
+	mov	qword ptr [rsi + 232], r11
+	adc	rbx, qword ptr [rsi + 240]
+	mov	qword ptr [rsi + 240], rbx
+	adc	rbp, qword ptr [rsi + 248]
+	mov	qword ptr [rsi + 248], rbp
+	mov	rax, qword ptr [rsi + 256]
+	adc	rax, 0
+	mov	qword ptr [rsi + 256], rax
+	mov	rax, qword ptr [rsi + 264]
+	adc	rax, 0
+	mov	qword ptr [rsi + 264], rax
+	mov	rax, qword ptr [rsi + 272]
+	adc	rax, 0
+	mov	qword ptr [rsi + 272], rax
+	mov	rax, qword ptr [rsi + 280]
+	adc	rax, 0
+	mov	qword ptr [rsi + 280], rax
+	mov	rax, qword ptr [rsi + 288]
+	adc	rax, 0
+	mov	qword ptr [rsi + 288], rax
+	mov	rax, qword ptr [rsi + 296]
+	adc	rax, 0
+	mov	qword ptr [rsi + 296], rax
+	mov	rax, qword ptr [rsi + 304]
+	adc	rax, 0
+	mov	qword ptr [rsi + 304], rax
+	mov	rax, qword ptr [rsi + 312]
+	adc	rax, 0
+	mov	qword ptr [rsi + 312], rax
+	mov	rax, qword ptr [rsi + 320]
+	adc	rax, 0
+	mov	qword ptr [rsi + 320], rax
+	mov	rax, qword ptr [rsi + 328]
+	adc	rax, 0
+	mov	qword ptr [rsi + 328], rax
+	mov	rax, qword ptr [rsi + 336]
+	adc	rax, 0
+	mov	qword ptr [rsi + 336], rax
+	mov	rax, qword ptr [rsi + 344]
+	adc	rax, 0
+	mov	qword ptr [rsi + 344], rax
+	mov	rax, qword ptr [rsi + 352]
+	adc	rax, 0
+	mov	qword ptr [rsi + 352], rax
+	mov	rax, qword ptr [rsi + 360]
+	adc	rax, 0
+	mov	qword ptr [rsi + 360], rax
+	mov	rax, qword ptr [rsi + 368]
+	adc	rax, 0
+	mov	qword ptr [rsi + 368], rax
+	mov	rax, qword ptr [rsi + 376]
+	adc	rax, 0
+	mov	qword ptr [rsi + 376], rax
+	mov	rax, qword ptr [rsi + 384]
+	adc	rax, 0
+	mov	qword ptr [rsi + 384], rax
+	mov	r9, qword ptr [rsi + 64]
+	mov	r10, qword ptr [rsi + 72]
+	mov	r11, qword ptr [rsi + 80]
+	mov	rbx, qword ptr [rsi + 88]
+	mov	rbp, qword ptr [rsi + 96]
+	mov	r12, qword ptr [rsi + 104]
+	mov	r13, qword ptr [rsi + 112]
+	mov	r14, qword ptr [rsi + 120]
+	mov	rdx, r9
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 16], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [r8]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [r8 + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [r8 + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [r8 + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [r8 + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [r8 + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [r8 + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [r8 + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 24], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [r8]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [r8 + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [r8 + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [r8 + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [r8 + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [r8 + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [r8 + 48]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [r8 + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 32], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [r8]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [r8 + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [r8 + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [r8 + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [r8 + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [r8 + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [r8 + 48]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [r8 + 56]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 40], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [r8]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [r8 + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [r8 + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [r8 + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [r8 + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [r8 + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [r8 + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [r8 + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 48], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [r8]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [r8 + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [r8 + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [r8 + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [r8 + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [r8 + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [r8 + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [r8 + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 56], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [r8]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [r8 + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [r8 + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [r8 + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [r8 + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [r8 + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [r8 + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [r8 + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 64], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [r8]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [r8 + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [r8 + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [r8 + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [r8 + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [r8 + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [r8 + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [r8 + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 72], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [r8]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [r8 + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [r8 + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [r8 + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [r8 + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [r8 + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [r8 + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [r8 + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [r8 + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsi + 128]
+	mov	qword ptr [rsi + 128], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 136]
+	mov	qword ptr [rsi + 136], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 144]
+	mov	qword ptr [rsi + 144], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 152]
+	mov	qword ptr [rsi + 152], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 160]
+	mov	qword ptr [rsi + 160], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 168]
+	mov	qword ptr [rsi + 168], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 176]
+	mov	qword ptr [rsi + 176], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 184]
+	mov	qword ptr [rsi + 184], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 128]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 192]
+	mov	qword ptr [rsi + 192], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 136]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 200]
+	mov	qword ptr [rsi + 200], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 144]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 208]
+	mov	qword ptr [rsi + 208], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 152]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 216]
+	mov	qword ptr [rsi + 216], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 160]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 224]
+	mov	qword ptr [rsi + 224], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 168]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 232]
+	mov	qword ptr [rsi + 232], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 176]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 240]
+	mov	qword ptr [rsi + 240], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 184]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 248]
+	mov	qword ptr [rsi + 248], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsi + 256]
+	mov	qword ptr [rsi + 256], r13
+	adc	r14, qword ptr [rsi + 264]
+	mov	qword ptr [rsi + 264], r14
+	adc	r15, qword ptr [rsi + 272]
+	mov	qword ptr [rsi + 272], r15
+	adc	r9, qword ptr [rsi + 280]
+	mov	qword ptr [rsi + 280], r9
+	adc	r10, qword ptr [rsi + 288]
+	mov	qword ptr [rsi + 288], r10
+	adc	r11, qword ptr [rsi + 296]
+	mov	qword ptr [rsi + 296], r11
+	adc	rbx, qword ptr [rsi + 304]
+	mov	qword ptr [rsi + 304], rbx
+	adc	rbp, qword ptr [rsi + 312]
+	mov	qword ptr [rsi + 312], rbp
+	mov	rax, qword ptr [rsi + 320]
+	adc	rax, 0
+	mov	qword ptr [rsi + 320], rax
+	mov	rax, qword ptr [rsi + 328]
+	adc	rax, 0
+	mov	qword ptr [rsi + 328], rax
+	mov	rax, qword ptr [rsi + 336]
+	adc	rax, 0
+	mov	qword ptr [rsi + 336], rax
+	mov	rax, qword ptr [rsi + 344]
+	adc	rax, 0
+	mov	qword ptr [rsi + 344], rax
+	mov	rax, qword ptr [rsi + 352]
+	adc	rax, 0
+	mov	qword ptr [rsi + 352], rax
+	mov	rax, qword ptr [rsi + 360]
+	adc	rax, 0
+	mov	qword ptr [rsi + 360], rax
+	mov	rax, qword ptr [rsi + 368]
+	adc	rax, 0
+	mov	qword ptr [rsi + 368], rax
+	mov	rax, qword ptr [rsi + 376]
+	adc	rax, 0
+	mov	qword ptr [rsi + 376], rax
+	mov	rax, qword ptr [rsi + 384]
+	adc	rax, 0
+	mov	qword ptr [rsi + 384], rax
+	mov	r9, qword ptr [rsi + 128]
+	mov	r10, qword ptr [rsi + 136]
+	mov	r11, qword ptr [rsi + 144]
+	mov	rbx, qword ptr [rsi + 152]
+	mov	rbp, qword ptr [rsi + 160]
+	mov	r12, qword ptr [rsi + 168]
+	mov	r13, qword ptr [rsi + 176]
+	mov	r14, qword ptr [rsi + 184]
+	mov	rdx, r9
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 16], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [r8]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [r8 + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [r8 + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [r8 + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [r8 + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [r8 + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [r8 + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [r8 + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 24], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [r8]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [r8 + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [r8 + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [r8 + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [r8 + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [r8 + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [r8 + 48]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [r8 + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 32], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [r8]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [r8 + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [r8 + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [r8 + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [r8 + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [r8 + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [r8 + 48]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [r8 + 56]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 40], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [r8]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [r8 + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [r8 + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [r8 + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [r8 + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [r8 + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [r8 + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [r8 + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 48], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [r8]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [r8 + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [r8 + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [r8 + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [r8 + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [r8 + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [r8 + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [r8 + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 56], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [r8]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [r8 + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [r8 + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [r8 + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [r8 + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [r8 + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [r8 + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [r8 + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 64], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [r8]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [r8 + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [r8 + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [r8 + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [r8 + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [r8 + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [r8 + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [r8 + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 72], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [r8]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [r8 + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [r8 + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [r8 + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [r8 + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [r8 + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [r8 + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [r8 + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [r8 + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsi + 192]
+	mov	qword ptr [rsi + 192], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 200]
+	mov	qword ptr [rsi + 200], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 208]
+	mov	qword ptr [rsi + 208], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 216]
+	mov	qword ptr [rsi + 216], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 224]
+	mov	qword ptr [rsi + 224], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 232]
+	mov	qword ptr [rsi + 232], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 240]
+	mov	qword ptr [rsi + 240], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 248]
+	mov	qword ptr [rsi + 248], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 128]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 256]
+	mov	qword ptr [rsi + 256], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 136]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 264]
+	mov	qword ptr [rsi + 264], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 144]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 272]
+	mov	qword ptr [rsi + 272], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 152]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 280]
+	mov	qword ptr [rsi + 280], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 160]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 288]
+	mov	qword ptr [rsi + 288], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 168]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 296]
+	mov	qword ptr [rsi + 296], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 176]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 304]
+	mov	qword ptr [rsi + 304], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 184]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 312]
+	mov	qword ptr [rsi + 312], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsi + 320]
+	mov	qword ptr [rsi + 320], r13
+	adc	r14, qword ptr [rsi + 328]
+	mov	qword ptr [rsi + 328], r14
+	adc	r15, qword ptr [rsi + 336]
+	mov	qword ptr [rsi + 336], r15
+	adc	r9, qword ptr [rsi + 344]
+	mov	qword ptr [rsi + 344], r9
+	adc	r10, qword ptr [rsi + 352]
+	mov	qword ptr [rsi + 352], r10
+	adc	r11, qword ptr [rsi + 360]
+	mov	qword ptr [rsi + 360], r11
+	adc	rbx, qword ptr [rsi + 368]
+	mov	qword ptr [rsi + 368], rbx
+	adc	rbp, qword ptr [rsi + 376]
+	mov	qword ptr [rsi + 376], rbp
+	mov	rax, qword ptr [rsi + 384]
+	adc	rax, 0
+	mov	qword ptr [rsi + 384], rax
+	mov	r9, qword ptr [rsi + 384]
 	mov	rax, qword ptr [rsi + 192]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rsi + 192], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rsi, [rsi + 8]
-	dec	rcx
-	jnz	.Ltabai_redc_n24_bmi2_redc_1
-	mov	rax, qword ptr [rsi]
 	sub	rax, qword ptr [r8]
 	mov	qword ptr [rdi], rax
-	mov	rax, qword ptr [rsi + 8]
+	mov	rax, qword ptr [rsi + 200]
 	sbb	rax, qword ptr [r8 + 8]
 	mov	qword ptr [rdi + 8], rax
-	mov	rax, qword ptr [rsi + 16]
+	mov	rax, qword ptr [rsi + 208]
 	sbb	rax, qword ptr [r8 + 16]
 	mov	qword ptr [rdi + 16], rax
-	mov	rax, qword ptr [rsi + 24]
+	mov	rax, qword ptr [rsi + 216]
 	sbb	rax, qword ptr [r8 + 24]
 	mov	qword ptr [rdi + 24], rax
-	mov	rax, qword ptr [rsi + 32]
+	mov	rax, qword ptr [rsi + 224]
 	sbb	rax, qword ptr [r8 + 32]
 	mov	qword ptr [rdi + 32], rax
-	mov	rax, qword ptr [rsi + 40]
+	mov	rax, qword ptr [rsi + 232]
 	sbb	rax, qword ptr [r8 + 40]
 	mov	qword ptr [rdi + 40], rax
-	mov	rax, qword ptr [rsi + 48]
+	mov	rax, qword ptr [rsi + 240]
 	sbb	rax, qword ptr [r8 + 48]
 	mov	qword ptr [rdi + 48], rax
-	mov	rax, qword ptr [rsi + 56]
+	mov	rax, qword ptr [rsi + 248]
 	sbb	rax, qword ptr [r8 + 56]
 	mov	qword ptr [rdi + 56], rax
-	mov	rax, qword ptr [rsi + 64]
+	mov	rax, qword ptr [rsi + 256]
 	sbb	rax, qword ptr [r8 + 64]
 	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsi + 72]
+	mov	rax, qword ptr [rsi + 264]
 	sbb	rax, qword ptr [r8 + 72]
 	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsi + 80]
+	mov	rax, qword ptr [rsi + 272]
 	sbb	rax, qword ptr [r8 + 80]
 	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsi + 88]
+	mov	rax, qword ptr [rsi + 280]
 	sbb	rax, qword ptr [r8 + 88]
 	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsi + 96]
+	mov	rax, qword ptr [rsi + 288]
 	sbb	rax, qword ptr [r8 + 96]
 	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsi + 104]
+	mov	rax, qword ptr [rsi + 296]
 	sbb	rax, qword ptr [r8 + 104]
 	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsi + 112]
+	mov	rax, qword ptr [rsi + 304]
 	sbb	rax, qword ptr [r8 + 112]
 	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsi + 120]
+	mov	rax, qword ptr [rsi + 312]
 	sbb	rax, qword ptr [r8 + 120]
 	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsi + 128]
+	mov	rax, qword ptr [rsi + 320]
 	sbb	rax, qword ptr [r8 + 128]
 	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsi + 136]
+	mov	rax, qword ptr [rsi + 328]
 	sbb	rax, qword ptr [r8 + 136]
 	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsi + 144]
+	mov	rax, qword ptr [rsi + 336]
 	sbb	rax, qword ptr [r8 + 144]
 	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsi + 152]
+	mov	rax, qword ptr [rsi + 344]
 	sbb	rax, qword ptr [r8 + 152]
 	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsi + 160]
+	mov	rax, qword ptr [rsi + 352]
 	sbb	rax, qword ptr [r8 + 160]
 	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rsi + 168]
+	mov	rax, qword ptr [rsi + 360]
 	sbb	rax, qword ptr [r8 + 168]
 	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rsi + 176]
+	mov	rax, qword ptr [rsi + 368]
 	sbb	rax, qword ptr [r8 + 176]
 	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rsi + 184]
+	mov	rax, qword ptr [rsi + 376]
 	sbb	rax, qword ptr [r8 + 184]
 	mov	qword ptr [rdi + 184], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdi]
-	cmovc	rax, qword ptr [rsi]
+	cmovc	rax, qword ptr [rsi + 192]
 	mov	qword ptr [rdi], rax
 	mov	rax, qword ptr [rdi + 8]
-	cmovc	rax, qword ptr [rsi + 8]
+	cmovc	rax, qword ptr [rsi + 200]
 	mov	qword ptr [rdi + 8], rax
 	mov	rax, qword ptr [rdi + 16]
-	cmovc	rax, qword ptr [rsi + 16]
+	cmovc	rax, qword ptr [rsi + 208]
 	mov	qword ptr [rdi + 16], rax
 	mov	rax, qword ptr [rdi + 24]
-	cmovc	rax, qword ptr [rsi + 24]
+	cmovc	rax, qword ptr [rsi + 216]
 	mov	qword ptr [rdi + 24], rax
 	mov	rax, qword ptr [rdi + 32]
-	cmovc	rax, qword ptr [rsi + 32]
+	cmovc	rax, qword ptr [rsi + 224]
 	mov	qword ptr [rdi + 32], rax
 	mov	rax, qword ptr [rdi + 40]
-	cmovc	rax, qword ptr [rsi + 40]
+	cmovc	rax, qword ptr [rsi + 232]
 	mov	qword ptr [rdi + 40], rax
 	mov	rax, qword ptr [rdi + 48]
-	cmovc	rax, qword ptr [rsi + 48]
+	cmovc	rax, qword ptr [rsi + 240]
 	mov	qword ptr [rdi + 48], rax
 	mov	rax, qword ptr [rdi + 56]
-	cmovc	rax, qword ptr [rsi + 56]
+	cmovc	rax, qword ptr [rsi + 248]
 	mov	qword ptr [rdi + 56], rax
 	mov	rax, qword ptr [rdi + 64]
-	cmovc	rax, qword ptr [rsi + 64]
+	cmovc	rax, qword ptr [rsi + 256]
 	mov	qword ptr [rdi + 64], rax
 	mov	rax, qword ptr [rdi + 72]
-	cmovc	rax, qword ptr [rsi + 72]
+	cmovc	rax, qword ptr [rsi + 264]
 	mov	qword ptr [rdi + 72], rax
 	mov	rax, qword ptr [rdi + 80]
-	cmovc	rax, qword ptr [rsi + 80]
+	cmovc	rax, qword ptr [rsi + 272]
 	mov	qword ptr [rdi + 80], rax
 	mov	rax, qword ptr [rdi + 88]
-	cmovc	rax, qword ptr [rsi + 88]
+	cmovc	rax, qword ptr [rsi + 280]
 	mov	qword ptr [rdi + 88], rax
 	mov	rax, qword ptr [rdi + 96]
-	cmovc	rax, qword ptr [rsi + 96]
+	cmovc	rax, qword ptr [rsi + 288]
 	mov	qword ptr [rdi + 96], rax
 	mov	rax, qword ptr [rdi + 104]
-	cmovc	rax, qword ptr [rsi + 104]
+	cmovc	rax, qword ptr [rsi + 296]
 	mov	qword ptr [rdi + 104], rax
 	mov	rax, qword ptr [rdi + 112]
-	cmovc	rax, qword ptr [rsi + 112]
+	cmovc	rax, qword ptr [rsi + 304]
 	mov	qword ptr [rdi + 112], rax
 	mov	rax, qword ptr [rdi + 120]
-	cmovc	rax, qword ptr [rsi + 120]
+	cmovc	rax, qword ptr [rsi + 312]
 	mov	qword ptr [rdi + 120], rax
 	mov	rax, qword ptr [rdi + 128]
-	cmovc	rax, qword ptr [rsi + 128]
+	cmovc	rax, qword ptr [rsi + 320]
 	mov	qword ptr [rdi + 128], rax
 	mov	rax, qword ptr [rdi + 136]
-	cmovc	rax, qword ptr [rsi + 136]
+	cmovc	rax, qword ptr [rsi + 328]
 	mov	qword ptr [rdi + 136], rax
 	mov	rax, qword ptr [rdi + 144]
-	cmovc	rax, qword ptr [rsi + 144]
+	cmovc	rax, qword ptr [rsi + 336]
 	mov	qword ptr [rdi + 144], rax
 	mov	rax, qword ptr [rdi + 152]
-	cmovc	rax, qword ptr [rsi + 152]
+	cmovc	rax, qword ptr [rsi + 344]
 	mov	qword ptr [rdi + 152], rax
 	mov	rax, qword ptr [rdi + 160]
-	cmovc	rax, qword ptr [rsi + 160]
+	cmovc	rax, qword ptr [rsi + 352]
 	mov	qword ptr [rdi + 160], rax
 	mov	rax, qword ptr [rdi + 168]
-	cmovc	rax, qword ptr [rsi + 168]
+	cmovc	rax, qword ptr [rsi + 360]
 	mov	qword ptr [rdi + 168], rax
 	mov	rax, qword ptr [rdi + 176]
-	cmovc	rax, qword ptr [rsi + 176]
+	cmovc	rax, qword ptr [rsi + 368]
 	mov	qword ptr [rdi + 176], rax
 	mov	rax, qword ptr [rdi + 184]
-	cmovc	rax, qword ptr [rsi + 184]
+	cmovc	rax, qword ptr [rsi + 376]
 	mov	qword ptr [rdi + 184], rax
+	add	rsp, 80
+	.cfi_adjust_cfa_offset -80
+	pop	r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r15
+	pop	r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop	r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
 	pop	r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r12
+	pop	rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore rbp
 	pop	rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore rbx
@@ -289,8 +2616,8 @@ tabai_redc_n24_bmi2:
 	.cfi_endproc
 	.size	tabai_redc_n24_bmi2, .-tabai_redc_n24_bmi2
 
-/* r[32] = t * 2^-2048 mod p for t[64] < p*2^2048 (t destroyed); REDC rows in a loop, one unrolled mulx row of 32 limbs per trip; r must not overlap t; constant time.
- * rdi r, rsi t, r8 p, r12 pinv, rcx count, rbx carry
+/* r[32] = t * 2^-2048 mod p for t[64] < p*2^2048 (t has 65 limbs of storage and is destroyed); REDC in fully unrolled blocks of 8 rows with register windows; r must not overlap t; constant time.
+ * t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, carry rcx
  */
 	.globl	tabai_redc_n32_bmi2
 	.hidden	tabai_redc_n32_bmi2
@@ -302,351 +2629,4521 @@ tabai_redc_n32_bmi2:
 	push	rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset rbx, 0
+	push	rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rbp, 0
 	push	r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r12, 0
+	push	r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r13, 0
+	push	r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r14, 0
+	push	r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r15, 0
+	sub	rsp, 80
+	.cfi_adjust_cfa_offset 80
+	mov	qword ptr [rsp + 8], rcx
 	mov	r8, rdx
-	mov	r12, rcx
-	mov	ecx, 32
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_redc_n32_bmi2_redc_1:
-	mov	rdx, qword ptr [rsi]
-	imul	rdx, r12
+	mov	qword ptr [rsi + 512], 0
+	mov	r9, qword ptr [rsi]
+	mov	r10, qword ptr [rsi + 8]
+	mov	r11, qword ptr [rsi + 16]
+	mov	rbx, qword ptr [rsi + 24]
+	mov	rbp, qword ptr [rsi + 32]
+	mov	r12, qword ptr [rsi + 40]
+	mov	r13, qword ptr [rsi + 48]
+	mov	r14, qword ptr [rsi + 56]
+	mov	rdx, r9
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 16], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [r8]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [r8 + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [r8 + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [r8 + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [r8 + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [r8 + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [r8 + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [r8 + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 24], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [r8]
-	adox	rax, qword ptr [rsi]
-	mulx	r10, rax, qword ptr [r8 + 8]
-	adox	rax, qword ptr [rsi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [r8 + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [r8 + 16]
-	adox	rax, qword ptr [rsi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 16], rax
-	mulx	r10, rax, qword ptr [r8 + 24]
-	adox	rax, qword ptr [rsi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [r8 + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [r8 + 32]
-	adox	rax, qword ptr [rsi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 32], rax
-	mulx	r10, rax, qword ptr [r8 + 40]
-	adox	rax, qword ptr [rsi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [r8 + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [r8 + 48]
-	adox	rax, qword ptr [rsi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 48], rax
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [r8 + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 32], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [r8]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [r8 + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [r8 + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [r8 + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [r8 + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [r8 + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [r8 + 48]
+	adox	r15, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
-	adox	rax, qword ptr [rsi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 56], rax
-	mulx	r9, rax, qword ptr [r8 + 64]
-	adox	rax, qword ptr [rsi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 64], rax
-	mulx	r10, rax, qword ptr [r8 + 72]
-	adox	rax, qword ptr [rsi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 72], rax
-	mulx	r9, rax, qword ptr [r8 + 80]
-	adox	rax, qword ptr [rsi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 80], rax
-	mulx	r10, rax, qword ptr [r8 + 88]
-	adox	rax, qword ptr [rsi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 88], rax
-	mulx	r9, rax, qword ptr [r8 + 96]
-	adox	rax, qword ptr [rsi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 96], rax
-	mulx	r10, rax, qword ptr [r8 + 104]
-	adox	rax, qword ptr [rsi + 104]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 104], rax
-	mulx	r9, rax, qword ptr [r8 + 112]
-	adox	rax, qword ptr [rsi + 112]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 112], rax
-	mulx	r10, rax, qword ptr [r8 + 120]
-	adox	rax, qword ptr [rsi + 120]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 120], rax
-	mulx	r9, rax, qword ptr [r8 + 128]
-	adox	rax, qword ptr [rsi + 128]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 128], rax
-	mulx	r10, rax, qword ptr [r8 + 136]
-	adox	rax, qword ptr [rsi + 136]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 136], rax
-	mulx	r9, rax, qword ptr [r8 + 144]
-	adox	rax, qword ptr [rsi + 144]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 144], rax
-	mulx	r10, rax, qword ptr [r8 + 152]
-	adox	rax, qword ptr [rsi + 152]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 152], rax
-	mulx	r9, rax, qword ptr [r8 + 160]
-	adox	rax, qword ptr [rsi + 160]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 160], rax
-	mulx	r10, rax, qword ptr [r8 + 168]
-	adox	rax, qword ptr [rsi + 168]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 168], rax
-	mulx	r9, rax, qword ptr [r8 + 176]
-	adox	rax, qword ptr [rsi + 176]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 176], rax
-	mulx	r10, rax, qword ptr [r8 + 184]
-	adox	rax, qword ptr [rsi + 184]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 184], rax
-	mulx	r9, rax, qword ptr [r8 + 192]
-	adox	rax, qword ptr [rsi + 192]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 192], rax
-	mulx	r10, rax, qword ptr [r8 + 200]
-	adox	rax, qword ptr [rsi + 200]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 200], rax
-	mulx	r9, rax, qword ptr [r8 + 208]
-	adox	rax, qword ptr [rsi + 208]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 208], rax
-	mulx	r10, rax, qword ptr [r8 + 216]
-	adox	rax, qword ptr [rsi + 216]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 216], rax
-	mulx	r9, rax, qword ptr [r8 + 224]
-	adox	rax, qword ptr [rsi + 224]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 224], rax
-	mulx	r10, rax, qword ptr [r8 + 232]
-	adox	rax, qword ptr [rsi + 232]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 232], rax
-	mulx	r9, rax, qword ptr [r8 + 240]
-	adox	rax, qword ptr [rsi + 240]
-	adcx	rax, r10
-	mov	qword ptr [rsi + 240], rax
-	mulx	r10, rax, qword ptr [r8 + 248]
-	adox	rax, qword ptr [rsi + 248]
-	adcx	rax, r9
-	mov	qword ptr [rsi + 248], rax
-	lea	r10, [r10 + rbx]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 40], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [r8]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [r8 + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [r8 + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [r8 + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [r8 + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [r8 + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [r8 + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [r8 + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 48], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [r8]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [r8 + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [r8 + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [r8 + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [r8 + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [r8 + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [r8 + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [r8 + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 56], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [r8]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [r8 + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [r8 + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [r8 + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [r8 + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [r8 + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [r8 + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [r8 + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 64], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [r8]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [r8 + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [r8 + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [r8 + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [r8 + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [r8 + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [r8 + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [r8 + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 72], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [r8]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [r8 + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [r8 + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [r8 + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [r8 + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [r8 + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [r8 + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [r8 + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [r8 + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsi + 64]
+	mov	qword ptr [rsi + 64], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 72]
+	mov	qword ptr [rsi + 72], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 80]
+	mov	qword ptr [rsi + 80], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 88]
+	mov	qword ptr [rsi + 88], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 96]
+	mov	qword ptr [rsi + 96], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 104]
+	mov	qword ptr [rsi + 104], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 112]
+	mov	qword ptr [rsi + 112], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 120]
+	mov	qword ptr [rsi + 120], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 128]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 128]
+	mov	qword ptr [rsi + 128], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 136]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 136]
+	mov	qword ptr [rsi + 136], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 144]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 144]
+	mov	qword ptr [rsi + 144], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 152]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 152]
+	mov	qword ptr [rsi + 152], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 160]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 160]
+	mov	qword ptr [rsi + 160], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 168]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 168]
+	mov	qword ptr [rsi + 168], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 176]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 176]
+	mov	qword ptr [rsi + 176], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 184]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 184]
+	mov	qword ptr [rsi + 184], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 192]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 192]
+	mov	qword ptr [rsi + 192], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 200]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 200]
+	mov	qword ptr [rsi + 200], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 208]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 208]
+	mov	qword ptr [rsi + 208], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 216]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 216]
+	mov	qword ptr [rsi + 216], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 224]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 224]
+	mov	qword ptr [rsi + 224], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 232]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 232]
+	mov	qword ptr [rsi + 232], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 240]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 240]
+	mov	qword ptr [rsi + 240], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 248]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 248]
+	mov	qword ptr [rsi + 248], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsi + 256]
+	mov	qword ptr [rsi + 256], r12
+	adc	r13, qword ptr [rsi + 264]
+	mov	qword ptr [rsi + 264], r13
+	adc	r14, qword ptr [rsi + 272]
+	mov	qword ptr [rsi + 272], r14
+	adc	r15, qword ptr [rsi + 280]
+	mov	qword ptr [rsi + 280], r15
+	adc	r9, qword ptr [rsi + 288]
+	mov	qword ptr [rsi + 288], r9
+	adc	r10, qword ptr [rsi + 296]
+	mov	qword ptr [rsi + 296], r10
+	adc	r11, qword ptr [rsi + 304]
+	mov	qword ptr [rsi + 304], r11
+	adc	rbx, qword ptr [rsi + 312]
+	mov	qword ptr [rsi + 312], rbx
+	mov	rax, qword ptr [rsi + 320]
+	adc	rax, 0
+	mov	qword ptr [rsi + 320], rax
+	mov	rax, qword ptr [rsi + 328]
+	adc	rax, 0
+	mov	qword ptr [rsi + 328], rax
+	mov	rax, qword ptr [rsi + 336]
+	adc	rax, 0
+	mov	qword ptr [rsi + 336], rax
+	mov	rax, qword ptr [rsi + 344]
+	adc	rax, 0
+	mov	qword ptr [rsi + 344], rax
+	mov	rax, qword ptr [rsi + 352]
+	adc	rax, 0
+	mov	qword ptr [rsi + 352], rax
+	mov	rax, qword ptr [rsi + 360]
+	adc	rax, 0
+	mov	qword ptr [rsi + 360], rax
+	mov	rax, qword ptr [rsi + 368]
+	adc	rax, 0
+	mov	qword ptr [rsi + 368], rax
+	mov	rax, qword ptr [rsi + 376]
+	adc	rax, 0
+	mov	qword ptr [rsi + 376], rax
+	mov	rax, qword ptr [rsi + 384]
+	adc	rax, 0
+	mov	qword ptr [rsi + 384], rax
+	mov	rax, qword ptr [rsi + 392]
+	adc	rax, 0
+	mov	qword ptr [rsi + 392], rax
+	mov	rax, qword ptr [rsi + 400]
+	adc	rax, 0
+	mov	qword ptr [rsi + 400], rax
+	mov	rax, qword ptr [rsi + 408]
+	adc	rax, 0
+	mov	qword ptr [rsi + 408], rax
+	mov	rax, qword ptr [rsi + 416]
+	adc	rax, 0
+	mov	qword ptr [rsi + 416], rax
+	mov	rax, qword ptr [rsi + 424]
+	adc	rax, 0
+	mov	qword ptr [rsi + 424], rax
+	mov	rax, qword ptr [rsi + 432]
+	adc	rax, 0
+	mov	qword ptr [rsi + 432], rax
+	mov	rax, qword ptr [rsi + 440]
+	adc	rax, 0
+	mov	qword ptr [rsi + 440], rax
+	mov	rax, qword ptr [rsi + 448]
+	adc	rax, 0
+	mov	qword ptr [rsi + 448], rax
+	mov	rax, qword ptr [rsi + 456]
+	adc	rax, 0
+	mov	qword ptr [rsi + 456], rax
+	mov	rax, qword ptr [rsi + 464]
+	adc	rax, 0
+	mov	qword ptr [rsi + 464], rax
+	mov	rax, qword ptr [rsi + 472]
+	adc	rax, 0
+	mov	qword ptr [rsi + 472], rax
+	mov	rax, qword ptr [rsi + 480]
+	adc	rax, 0
+	mov	qword ptr [rsi + 480], rax
+	mov	rax, qword ptr [rsi + 488]
+	adc	rax, 0
+	mov	qword ptr [rsi + 488], rax
+	mov	rax, qword ptr [rsi + 496]
+	adc	rax, 0
+	mov	qword ptr [rsi + 496], rax
+	mov	rax, qword ptr [rsi + 504]
+	adc	rax, 0
+	mov	qword ptr [rsi + 504], rax
+	mov	rax, qword ptr [rsi + 512]
+	adc	rax, 0
+	mov	qword ptr [rsi + 512], rax
+	mov	r9, qword ptr [rsi + 64]
+	mov	r10, qword ptr [rsi + 72]
+	mov	r11, qword ptr [rsi + 80]
+	mov	rbx, qword ptr [rsi + 88]
+	mov	rbp, qword ptr [rsi + 96]
+	mov	r12, qword ptr [rsi + 104]
+	mov	r13, qword ptr [rsi + 112]
+	mov	r14, qword ptr [rsi + 120]
+	mov	rdx, r9
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 16], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [r8]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [r8 + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [r8 + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [r8 + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [r8 + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [r8 + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [r8 + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [r8 + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 24], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [r8]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [r8 + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [r8 + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [r8 + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [r8 + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [r8 + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [r8 + 48]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [r8 + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 32], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [r8]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [r8 + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [r8 + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [r8 + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [r8 + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [r8 + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [r8 + 48]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [r8 + 56]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 40], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [r8]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [r8 + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [r8 + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [r8 + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [r8 + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [r8 + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [r8 + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [r8 + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 48], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [r8]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [r8 + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [r8 + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [r8 + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [r8 + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [r8 + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [r8 + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [r8 + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 56], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [r8]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [r8 + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [r8 + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [r8 + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [r8 + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [r8 + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [r8 + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [r8 + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 64], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [r8]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [r8 + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [r8 + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [r8 + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [r8 + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [r8 + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [r8 + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [r8 + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 72], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [r8]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [r8 + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [r8 + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [r8 + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [r8 + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [r8 + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [r8 + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [r8 + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [r8 + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsi + 128]
+	mov	qword ptr [rsi + 128], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 136]
+	mov	qword ptr [rsi + 136], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 144]
+	mov	qword ptr [rsi + 144], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 152]
+	mov	qword ptr [rsi + 152], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 160]
+	mov	qword ptr [rsi + 160], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 168]
+	mov	qword ptr [rsi + 168], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 176]
+	mov	qword ptr [rsi + 176], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 184]
+	mov	qword ptr [rsi + 184], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 128]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 192]
+	mov	qword ptr [rsi + 192], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 136]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 200]
+	mov	qword ptr [rsi + 200], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 144]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 208]
+	mov	qword ptr [rsi + 208], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 152]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 216]
+	mov	qword ptr [rsi + 216], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 160]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 224]
+	mov	qword ptr [rsi + 224], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 168]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 232]
+	mov	qword ptr [rsi + 232], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 176]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 240]
+	mov	qword ptr [rsi + 240], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 184]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 248]
+	mov	qword ptr [rsi + 248], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 192]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 256]
+	mov	qword ptr [rsi + 256], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 200]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 264]
+	mov	qword ptr [rsi + 264], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 208]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 272]
+	mov	qword ptr [rsi + 272], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 216]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 280]
+	mov	qword ptr [rsi + 280], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 224]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 288]
+	mov	qword ptr [rsi + 288], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 232]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 296]
+	mov	qword ptr [rsi + 296], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 240]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 304]
+	mov	qword ptr [rsi + 304], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 248]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 312]
+	mov	qword ptr [rsi + 312], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsi + 320]
+	mov	qword ptr [rsi + 320], r12
+	adc	r13, qword ptr [rsi + 328]
+	mov	qword ptr [rsi + 328], r13
+	adc	r14, qword ptr [rsi + 336]
+	mov	qword ptr [rsi + 336], r14
+	adc	r15, qword ptr [rsi + 344]
+	mov	qword ptr [rsi + 344], r15
+	adc	r9, qword ptr [rsi + 352]
+	mov	qword ptr [rsi + 352], r9
+	adc	r10, qword ptr [rsi + 360]
+	mov	qword ptr [rsi + 360], r10
+	adc	r11, qword ptr [rsi + 368]
+	mov	qword ptr [rsi + 368], r11
+	adc	rbx, qword ptr [rsi + 376]
+	mov	qword ptr [rsi + 376], rbx
+	mov	rax, qword ptr [rsi + 384]
+	adc	rax, 0
+	mov	qword ptr [rsi + 384], rax
+	mov	rax, qword ptr [rsi + 392]
+	adc	rax, 0
+	mov	qword ptr [rsi + 392], rax
+	mov	rax, qword ptr [rsi + 400]
+	adc	rax, 0
+	mov	qword ptr [rsi + 400], rax
+	mov	rax, qword ptr [rsi + 408]
+	adc	rax, 0
+	mov	qword ptr [rsi + 408], rax
+	mov	rax, qword ptr [rsi + 416]
+	adc	rax, 0
+	mov	qword ptr [rsi + 416], rax
+	mov	rax, qword ptr [rsi + 424]
+	adc	rax, 0
+	mov	qword ptr [rsi + 424], rax
+	mov	rax, qword ptr [rsi + 432]
+	adc	rax, 0
+	mov	qword ptr [rsi + 432], rax
+	mov	rax, qword ptr [rsi + 440]
+	adc	rax, 0
+	mov	qword ptr [rsi + 440], rax
+	mov	rax, qword ptr [rsi + 448]
+	adc	rax, 0
+	mov	qword ptr [rsi + 448], rax
+	mov	rax, qword ptr [rsi + 456]
+	adc	rax, 0
+	mov	qword ptr [rsi + 456], rax
+	mov	rax, qword ptr [rsi + 464]
+	adc	rax, 0
+	mov	qword ptr [rsi + 464], rax
+	mov	rax, qword ptr [rsi + 472]
+	adc	rax, 0
+	mov	qword ptr [rsi + 472], rax
+	mov	rax, qword ptr [rsi + 480]
+	adc	rax, 0
+	mov	qword ptr [rsi + 480], rax
+	mov	rax, qword ptr [rsi + 488]
+	adc	rax, 0
+	mov	qword ptr [rsi + 488], rax
+	mov	rax, qword ptr [rsi + 496]
+	adc	rax, 0
+	mov	qword ptr [rsi + 496], rax
+	mov	rax, qword ptr [rsi + 504]
+	adc	rax, 0
+	mov	qword ptr [rsi + 504], rax
+	mov	rax, qword ptr [rsi + 512]
+	adc	rax, 0
+	mov	qword ptr [rsi + 512], rax
+	mov	r9, qword ptr [rsi + 128]
+	mov	r10, qword ptr [rsi + 136]
+	mov	r11, qword ptr [rsi + 144]
+	mov	rbx, qword ptr [rsi + 152]
+	mov	rbp, qword ptr [rsi + 160]
+	mov	r12, qword ptr [rsi + 168]
+	mov	r13, qword ptr [rsi + 176]
+	mov	r14, qword ptr [rsi + 184]
+	mov	rdx, r9
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 16], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [r8]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [r8 + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [r8 + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [r8 + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [r8 + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [r8 + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [r8 + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [r8 + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 24], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [r8]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [r8 + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [r8 + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [r8 + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [r8 + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [r8 + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [r8 + 48]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [r8 + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 32], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [r8]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [r8 + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [r8 + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [r8 + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [r8 + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [r8 + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [r8 + 48]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [r8 + 56]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 40], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [r8]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [r8 + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [r8 + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [r8 + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [r8 + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [r8 + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [r8 + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [r8 + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 48], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [r8]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [r8 + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [r8 + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [r8 + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [r8 + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [r8 + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [r8 + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [r8 + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 56], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [r8]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [r8 + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [r8 + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [r8 + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [r8 + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [r8 + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [r8 + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [r8 + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 64], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [r8]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [r8 + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [r8 + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [r8 + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [r8 + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [r8 + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [r8 + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [r8 + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 72], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [r8]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [r8 + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [r8 + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [r8 + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [r8 + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [r8 + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [r8 + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [r8 + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [r8 + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsi + 192]
+	mov	qword ptr [rsi + 192], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 200]
+	mov	qword ptr [rsi + 200], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 208]
+	mov	qword ptr [rsi + 208], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 216]
+	mov	qword ptr [rsi + 216], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 224]
+	mov	qword ptr [rsi + 224], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 232]
+	mov	qword ptr [rsi + 232], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 240]
+	mov	qword ptr [rsi + 240], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 248]
+	mov	qword ptr [rsi + 248], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 128]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 256]
+	mov	qword ptr [rsi + 256], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 136]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 264]
+	mov	qword ptr [rsi + 264], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 144]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 272]
+	mov	qword ptr [rsi + 272], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 152]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 280]
+	mov	qword ptr [rsi + 280], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 160]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 288]
+	mov	qword ptr [rsi + 288], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 168]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 296]
+	mov	qword ptr [rsi + 296], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 176]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 304]
+	mov	qword ptr [rsi + 304], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 184]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 312]
+	mov	qword ptr [rsi + 312], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 192]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 320]
+	mov	qword ptr [rsi + 320], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 200]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 328]
+	mov	qword ptr [rsi + 328], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 208]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 336]
+	mov	qword ptr [rsi + 336], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 216]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 344]
+	mov	qword ptr [rsi + 344], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 224]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 352]
+	mov	qword ptr [rsi + 352], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 232]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 360]
+	mov	qword ptr [rsi + 360], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 240]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 368]
+	mov	qword ptr [rsi + 368], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 248]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 376]
+	mov	qword ptr [rsi + 376], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsi + 384]
+	mov	qword ptr [rsi + 384], r12
+	adc	r13, qword ptr [rsi + 392]
+	mov	qword ptr [rsi + 392], r13
+	adc	r14, qword ptr [rsi + 400]
+	mov	qword ptr [rsi + 400], r14
+	adc	r15, qword ptr [rsi + 408]
+	mov	qword ptr [rsi + 408], r15
+	adc	r9, qword ptr [rsi + 416]
+	mov	qword ptr [rsi + 416], r9
+	adc	r10, qword ptr [rsi + 424]
+	mov	qword ptr [rsi + 424], r10
+	adc	r11, qword ptr [rsi + 432]
+	mov	qword ptr [rsi + 432], r11
+	adc	rbx, qword ptr [rsi + 440]
+	mov	qword ptr [rsi + 440], rbx
+	mov	rax, qword ptr [rsi + 448]
+	adc	rax, 0
+	mov	qword ptr [rsi + 448], rax
+	mov	rax, qword ptr [rsi + 456]
+	adc	rax, 0
+	mov	qword ptr [rsi + 456], rax
+	mov	rax, qword ptr [rsi + 464]
+	adc	rax, 0
+	mov	qword ptr [rsi + 464], rax
+	mov	rax, qword ptr [rsi + 472]
+	adc	rax, 0
+	mov	qword ptr [rsi + 472], rax
+	mov	rax, qword ptr [rsi + 480]
+	adc	rax, 0
+	mov	qword ptr [rsi + 480], rax
+	mov	rax, qword ptr [rsi + 488]
+	adc	rax, 0
+	mov	qword ptr [rsi + 488], rax
+	mov	rax, qword ptr [rsi + 496]
+	adc	rax, 0
+	mov	qword ptr [rsi + 496], rax
+	mov	rax, qword ptr [rsi + 504]
+	adc	rax, 0
+	mov	qword ptr [rsi + 504], rax
+	mov	rax, qword ptr [rsi + 512]
+	adc	rax, 0
+	mov	qword ptr [rsi + 512], rax
+	mov	r9, qword ptr [rsi + 192]
+	mov	r10, qword ptr [rsi + 200]
+	mov	r11, qword ptr [rsi + 208]
+	mov	rbx, qword ptr [rsi + 216]
+	mov	rbp, qword ptr [rsi + 224]
+	mov	r12, qword ptr [rsi + 232]
+	mov	r13, qword ptr [rsi + 240]
+	mov	r14, qword ptr [rsi + 248]
+	mov	rdx, r9
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 16], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [r8]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [r8 + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [r8 + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [r8 + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [r8 + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [r8 + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [r8 + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [r8 + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 24], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [r8]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [r8 + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [r8 + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [r8 + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [r8 + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [r8 + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [r8 + 48]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [r8 + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 32], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [r8]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [r8 + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [r8 + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [r8 + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [r8 + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [r8 + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [r8 + 48]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [r8 + 56]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 40], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [r8]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [r8 + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [r8 + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [r8 + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [r8 + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [r8 + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [r8 + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [r8 + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 48], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [r8]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [r8 + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [r8 + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [r8 + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [r8 + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [r8 + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [r8 + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [r8 + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 56], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [r8]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [r8 + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [r8 + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [r8 + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [r8 + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [r8 + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [r8 + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [r8 + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 64], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [r8]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [r8 + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [r8 + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [r8 + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [r8 + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [r8 + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [r8 + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [r8 + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, qword ptr [rsp + 8]
+	mov	qword ptr [rsp + 72], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [r8]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [r8 + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [r8 + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [r8 + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [r8 + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [r8 + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [r8 + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [r8 + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [r8 + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsi + 256]
+	mov	qword ptr [rsi + 256], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 264]
+	mov	qword ptr [rsi + 264], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 272]
+	mov	qword ptr [rsi + 272], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 280]
+	mov	qword ptr [rsi + 280], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 288]
+	mov	qword ptr [rsi + 288], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 296]
+	mov	qword ptr [rsi + 296], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 304]
+	mov	qword ptr [rsi + 304], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 120]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 312]
+	mov	qword ptr [rsi + 312], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 128]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 320]
+	mov	qword ptr [rsi + 320], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 136]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 328]
+	mov	qword ptr [rsi + 328], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 144]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 336]
+	mov	qword ptr [rsi + 336], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 152]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 344]
+	mov	qword ptr [rsi + 344], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 160]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 352]
+	mov	qword ptr [rsi + 352], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 168]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 360]
+	mov	qword ptr [rsi + 360], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 176]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 368]
+	mov	qword ptr [rsi + 368], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 184]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 16]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 24]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 32]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 40]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 72]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsi + 376]
+	mov	qword ptr [rsi + 376], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 192]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 16]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 24]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsp + 32]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 72]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsi + 384]
+	mov	qword ptr [rsi + 384], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 200]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 16]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsp + 24]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 32]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 40]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 48]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 56]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 64]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 72]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r14, qword ptr [rsi + 392]
+	mov	qword ptr [rsi + 392], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 208]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 16]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 24]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 32]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 40]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 48]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 56]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 64]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 72]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r15, qword ptr [rsi + 400]
+	mov	qword ptr [rsi + 400], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 216]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 16]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 24]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 32]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 40]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 48]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 56]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 64]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 72]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsi + 408]
+	mov	qword ptr [rsi + 408], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 224]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 16]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 24]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 32]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 40]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 48]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 56]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 64]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 72]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsi + 416]
+	mov	qword ptr [rsi + 416], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 232]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 16]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 24]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 32]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 40]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 48]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 56]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 64]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 72]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsi + 424]
+	mov	qword ptr [rsi + 424], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 240]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 16]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 24]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 32]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 40]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 48]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 56]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 72]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsi + 432]
+	mov	qword ptr [rsi + 432], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [r8 + 248]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 16]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 24]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 32]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 40]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 48]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 72]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsi + 440]
+	mov	qword ptr [rsi + 440], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsi + 448]
+	mov	qword ptr [rsi + 448], r12
+	adc	r13, qword ptr [rsi + 456]
+	mov	qword ptr [rsi + 456], r13
+	adc	r14, qword ptr [rsi + 464]
+	mov	qword ptr [rsi + 464], r14
+	adc	r15, qword ptr [rsi + 472]
+	mov	qword ptr [rsi + 472], r15
+	adc	r9, qword ptr [rsi + 480]
+	mov	qword ptr [rsi + 480], r9
+	adc	r10, qword ptr [rsi + 488]
+	mov	qword ptr [rsi + 488], r10
+	adc	r11, qword ptr [rsi + 496]
+	mov	qword ptr [rsi + 496], r11
+	adc	rbx, qword ptr [rsi + 504]
+	mov	qword ptr [rsi + 504], rbx
+	mov	rax, qword ptr [rsi + 512]
+	adc	rax, 0
+	mov	qword ptr [rsi + 512], rax
+	mov	r9, qword ptr [rsi + 512]
 	mov	rax, qword ptr [rsi + 256]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rsi + 256], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rsi, [rsi + 8]
-	dec	rcx
-	jnz	.Ltabai_redc_n32_bmi2_redc_1
-	mov	rax, qword ptr [rsi]
 	sub	rax, qword ptr [r8]
 	mov	qword ptr [rdi], rax
-	mov	rax, qword ptr [rsi + 8]
+	mov	rax, qword ptr [rsi + 264]
 	sbb	rax, qword ptr [r8 + 8]
 	mov	qword ptr [rdi + 8], rax
-	mov	rax, qword ptr [rsi + 16]
+	mov	rax, qword ptr [rsi + 272]
 	sbb	rax, qword ptr [r8 + 16]
 	mov	qword ptr [rdi + 16], rax
-	mov	rax, qword ptr [rsi + 24]
+	mov	rax, qword ptr [rsi + 280]
 	sbb	rax, qword ptr [r8 + 24]
 	mov	qword ptr [rdi + 24], rax
-	mov	rax, qword ptr [rsi + 32]
+	mov	rax, qword ptr [rsi + 288]
 	sbb	rax, qword ptr [r8 + 32]
 	mov	qword ptr [rdi + 32], rax
-	mov	rax, qword ptr [rsi + 40]
+	mov	rax, qword ptr [rsi + 296]
 	sbb	rax, qword ptr [r8 + 40]
 	mov	qword ptr [rdi + 40], rax
-	mov	rax, qword ptr [rsi + 48]
+	mov	rax, qword ptr [rsi + 304]
 	sbb	rax, qword ptr [r8 + 48]
 	mov	qword ptr [rdi + 48], rax
-	mov	rax, qword ptr [rsi + 56]
+	mov	rax, qword ptr [rsi + 312]
 	sbb	rax, qword ptr [r8 + 56]
 	mov	qword ptr [rdi + 56], rax
-	mov	rax, qword ptr [rsi + 64]
+	mov	rax, qword ptr [rsi + 320]
 	sbb	rax, qword ptr [r8 + 64]
 	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsi + 72]
+	mov	rax, qword ptr [rsi + 328]
 	sbb	rax, qword ptr [r8 + 72]
 	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsi + 80]
+	mov	rax, qword ptr [rsi + 336]
 	sbb	rax, qword ptr [r8 + 80]
 	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsi + 88]
+	mov	rax, qword ptr [rsi + 344]
 	sbb	rax, qword ptr [r8 + 88]
 	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsi + 96]
+	mov	rax, qword ptr [rsi + 352]
 	sbb	rax, qword ptr [r8 + 96]
 	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsi + 104]
+	mov	rax, qword ptr [rsi + 360]
 	sbb	rax, qword ptr [r8 + 104]
 	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsi + 112]
+	mov	rax, qword ptr [rsi + 368]
 	sbb	rax, qword ptr [r8 + 112]
 	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsi + 120]
+	mov	rax, qword ptr [rsi + 376]
 	sbb	rax, qword ptr [r8 + 120]
 	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsi + 128]
+	mov	rax, qword ptr [rsi + 384]
 	sbb	rax, qword ptr [r8 + 128]
 	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsi + 136]
+	mov	rax, qword ptr [rsi + 392]
 	sbb	rax, qword ptr [r8 + 136]
 	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsi + 144]
+	mov	rax, qword ptr [rsi + 400]
 	sbb	rax, qword ptr [r8 + 144]
 	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsi + 152]
+	mov	rax, qword ptr [rsi + 408]
 	sbb	rax, qword ptr [r8 + 152]
 	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsi + 160]
+	mov	rax, qword ptr [rsi + 416]
 	sbb	rax, qword ptr [r8 + 160]
 	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rsi + 168]
+	mov	rax, qword ptr [rsi + 424]
 	sbb	rax, qword ptr [r8 + 168]
 	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rsi + 176]
+	mov	rax, qword ptr [rsi + 432]
 	sbb	rax, qword ptr [r8 + 176]
 	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rsi + 184]
+	mov	rax, qword ptr [rsi + 440]
 	sbb	rax, qword ptr [r8 + 184]
 	mov	qword ptr [rdi + 184], rax
-	mov	rax, qword ptr [rsi + 192]
+	mov	rax, qword ptr [rsi + 448]
 	sbb	rax, qword ptr [r8 + 192]
 	mov	qword ptr [rdi + 192], rax
-	mov	rax, qword ptr [rsi + 200]
+	mov	rax, qword ptr [rsi + 456]
 	sbb	rax, qword ptr [r8 + 200]
 	mov	qword ptr [rdi + 200], rax
-	mov	rax, qword ptr [rsi + 208]
+	mov	rax, qword ptr [rsi + 464]
 	sbb	rax, qword ptr [r8 + 208]
 	mov	qword ptr [rdi + 208], rax
-	mov	rax, qword ptr [rsi + 216]
+	mov	rax, qword ptr [rsi + 472]
 	sbb	rax, qword ptr [r8 + 216]
 	mov	qword ptr [rdi + 216], rax
-	mov	rax, qword ptr [rsi + 224]
+	mov	rax, qword ptr [rsi + 480]
 	sbb	rax, qword ptr [r8 + 224]
 	mov	qword ptr [rdi + 224], rax
-	mov	rax, qword ptr [rsi + 232]
+	mov	rax, qword ptr [rsi + 488]
 	sbb	rax, qword ptr [r8 + 232]
 	mov	qword ptr [rdi + 232], rax
-	mov	rax, qword ptr [rsi + 240]
+	mov	rax, qword ptr [rsi + 496]
 	sbb	rax, qword ptr [r8 + 240]
 	mov	qword ptr [rdi + 240], rax
-	mov	rax, qword ptr [rsi + 248]
+	mov	rax, qword ptr [rsi + 504]
 	sbb	rax, qword ptr [r8 + 248]
 	mov	qword ptr [rdi + 248], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdi]
-	cmovc	rax, qword ptr [rsi]
+	cmovc	rax, qword ptr [rsi + 256]
 	mov	qword ptr [rdi], rax
 	mov	rax, qword ptr [rdi + 8]
-	cmovc	rax, qword ptr [rsi + 8]
+	cmovc	rax, qword ptr [rsi + 264]
 	mov	qword ptr [rdi + 8], rax
 	mov	rax, qword ptr [rdi + 16]
-	cmovc	rax, qword ptr [rsi + 16]
+	cmovc	rax, qword ptr [rsi + 272]
 	mov	qword ptr [rdi + 16], rax
 	mov	rax, qword ptr [rdi + 24]
-	cmovc	rax, qword ptr [rsi + 24]
+	cmovc	rax, qword ptr [rsi + 280]
 	mov	qword ptr [rdi + 24], rax
 	mov	rax, qword ptr [rdi + 32]
-	cmovc	rax, qword ptr [rsi + 32]
+	cmovc	rax, qword ptr [rsi + 288]
 	mov	qword ptr [rdi + 32], rax
 	mov	rax, qword ptr [rdi + 40]
-	cmovc	rax, qword ptr [rsi + 40]
+	cmovc	rax, qword ptr [rsi + 296]
 	mov	qword ptr [rdi + 40], rax
 	mov	rax, qword ptr [rdi + 48]
-	cmovc	rax, qword ptr [rsi + 48]
+	cmovc	rax, qword ptr [rsi + 304]
 	mov	qword ptr [rdi + 48], rax
 	mov	rax, qword ptr [rdi + 56]
-	cmovc	rax, qword ptr [rsi + 56]
+	cmovc	rax, qword ptr [rsi + 312]
 	mov	qword ptr [rdi + 56], rax
 	mov	rax, qword ptr [rdi + 64]
-	cmovc	rax, qword ptr [rsi + 64]
+	cmovc	rax, qword ptr [rsi + 320]
 	mov	qword ptr [rdi + 64], rax
 	mov	rax, qword ptr [rdi + 72]
-	cmovc	rax, qword ptr [rsi + 72]
+	cmovc	rax, qword ptr [rsi + 328]
 	mov	qword ptr [rdi + 72], rax
 	mov	rax, qword ptr [rdi + 80]
-	cmovc	rax, qword ptr [rsi + 80]
+	cmovc	rax, qword ptr [rsi + 336]
 	mov	qword ptr [rdi + 80], rax
 	mov	rax, qword ptr [rdi + 88]
-	cmovc	rax, qword ptr [rsi + 88]
+	cmovc	rax, qword ptr [rsi + 344]
 	mov	qword ptr [rdi + 88], rax
 	mov	rax, qword ptr [rdi + 96]
-	cmovc	rax, qword ptr [rsi + 96]
+	cmovc	rax, qword ptr [rsi + 352]
 	mov	qword ptr [rdi + 96], rax
 	mov	rax, qword ptr [rdi + 104]
-	cmovc	rax, qword ptr [rsi + 104]
+	cmovc	rax, qword ptr [rsi + 360]
 	mov	qword ptr [rdi + 104], rax
 	mov	rax, qword ptr [rdi + 112]
-	cmovc	rax, qword ptr [rsi + 112]
+	cmovc	rax, qword ptr [rsi + 368]
 	mov	qword ptr [rdi + 112], rax
 	mov	rax, qword ptr [rdi + 120]
-	cmovc	rax, qword ptr [rsi + 120]
+	cmovc	rax, qword ptr [rsi + 376]
 	mov	qword ptr [rdi + 120], rax
 	mov	rax, qword ptr [rdi + 128]
-	cmovc	rax, qword ptr [rsi + 128]
+	cmovc	rax, qword ptr [rsi + 384]
 	mov	qword ptr [rdi + 128], rax
 	mov	rax, qword ptr [rdi + 136]
-	cmovc	rax, qword ptr [rsi + 136]
+	cmovc	rax, qword ptr [rsi + 392]
 	mov	qword ptr [rdi + 136], rax
 	mov	rax, qword ptr [rdi + 144]
-	cmovc	rax, qword ptr [rsi + 144]
+	cmovc	rax, qword ptr [rsi + 400]
 	mov	qword ptr [rdi + 144], rax
 	mov	rax, qword ptr [rdi + 152]
-	cmovc	rax, qword ptr [rsi + 152]
+	cmovc	rax, qword ptr [rsi + 408]
 	mov	qword ptr [rdi + 152], rax
 	mov	rax, qword ptr [rdi + 160]
-	cmovc	rax, qword ptr [rsi + 160]
+	cmovc	rax, qword ptr [rsi + 416]
 	mov	qword ptr [rdi + 160], rax
 	mov	rax, qword ptr [rdi + 168]
-	cmovc	rax, qword ptr [rsi + 168]
+	cmovc	rax, qword ptr [rsi + 424]
 	mov	qword ptr [rdi + 168], rax
 	mov	rax, qword ptr [rdi + 176]
-	cmovc	rax, qword ptr [rsi + 176]
+	cmovc	rax, qword ptr [rsi + 432]
 	mov	qword ptr [rdi + 176], rax
 	mov	rax, qword ptr [rdi + 184]
-	cmovc	rax, qword ptr [rsi + 184]
+	cmovc	rax, qword ptr [rsi + 440]
 	mov	qword ptr [rdi + 184], rax
 	mov	rax, qword ptr [rdi + 192]
-	cmovc	rax, qword ptr [rsi + 192]
+	cmovc	rax, qword ptr [rsi + 448]
 	mov	qword ptr [rdi + 192], rax
 	mov	rax, qword ptr [rdi + 200]
-	cmovc	rax, qword ptr [rsi + 200]
+	cmovc	rax, qword ptr [rsi + 456]
 	mov	qword ptr [rdi + 200], rax
 	mov	rax, qword ptr [rdi + 208]
-	cmovc	rax, qword ptr [rsi + 208]
+	cmovc	rax, qword ptr [rsi + 464]
 	mov	qword ptr [rdi + 208], rax
 	mov	rax, qword ptr [rdi + 216]
-	cmovc	rax, qword ptr [rsi + 216]
+	cmovc	rax, qword ptr [rsi + 472]
 	mov	qword ptr [rdi + 216], rax
 	mov	rax, qword ptr [rdi + 224]
-	cmovc	rax, qword ptr [rsi + 224]
+	cmovc	rax, qword ptr [rsi + 480]
 	mov	qword ptr [rdi + 224], rax
 	mov	rax, qword ptr [rdi + 232]
-	cmovc	rax, qword ptr [rsi + 232]
+	cmovc	rax, qword ptr [rsi + 488]
 	mov	qword ptr [rdi + 232], rax
 	mov	rax, qword ptr [rdi + 240]
-	cmovc	rax, qword ptr [rsi + 240]
+	cmovc	rax, qword ptr [rsi + 496]
 	mov	qword ptr [rdi + 240], rax
 	mov	rax, qword ptr [rdi + 248]
-	cmovc	rax, qword ptr [rsi + 248]
+	cmovc	rax, qword ptr [rsi + 504]
 	mov	qword ptr [rdi + 248], rax
+	add	rsp, 80
+	.cfi_adjust_cfa_offset -80
+	pop	r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r15
+	pop	r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop	r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
 	pop	r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r12
+	pop	rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore rbp
 	pop	rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore rbx

@@ -38,7 +38,8 @@ uint64_t tabai_addmul_8xn_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b
 void tabai_mul_n32_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 void tabai_sqr_n32_bmi2(uint64_t *r, const uint64_t *a, size_t n);
 
-/* r[N] = t[2N] * 2^(-64N) mod p for t < p*2^(64N), t destroyed; N = 24..128 step 8. (redc.S) */
+/* r[N] = t[2N] * 2^(-64N) mod p for t < p*2^(64N); t needs 2N+1 limbs of storage and is
+ * destroyed; N = 24..128 step 8. (redc.S) */
 typedef void (*tabai_redc_fn)(uint64_t *r, uint64_t *t, const uint64_t *p, uint64_t pinv);
 #define TABAI_X64_FOR_REDC(X) X(24) X(32) X(40) X(48) X(56) X(64) X(72) X(80) X(88) X(96) \
     X(104) X(112) X(120) X(128)

@@ -28,6 +28,7 @@ import sys
 NMAX = 16
 MONT_SQR_VIA_MUL = 4  # measured: fused mont_mul(a, a) is faster up to here
 REDC_SIZES = list(range(24, 129, 8))
+REDC_BLOCKS = (16, 24, 32)  # fully unrolled register-window REDC at these sizes
 CALLEE = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
 R32 = {"rax": "eax", "rbx": "ebx", "rcx": "ecx", "rdx": "edx", "rsi": "esi", "rdi": "edi",
        "rbp": "ebp", "rsp": "esp"}
@@ -562,6 +563,89 @@ def emit_redc_mem(f, n, P, PINV, Up, cnt, R):
         f("mov", m(R, 8 * j), L)
 
 
+def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
+    """r[n] = u * 2^(-64n) mod p for u[2n+1] at T+toff (u[2n] = 0 on entry, u < p*2^(64n);
+    destroyed), 8 | n: blocks of 8 REDC rows, fully unrolled. Phase 1 of a block: the 8
+    multipliers m_i = w[0]*pinv by rows over p[0..7] in an 8-register window (stored at
+    rsp+MOFF); phase 2: m[0..7] x p[8..n-1] by rows over p[j] (rdx = p[j]) with the window
+    over m, starting from the window phase 1 left; the low limb of each row joins u in memory
+    through a third carry kept as 0/-1 in a register. R: register holding r at the end, or
+    "rdx_at_end" (frame slot rsp+0)."""
+    assert n % 8 == 0 and n >= 16
+    lo, cy = "rax", "rcx"
+    pool = ["r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+
+    def u(pos):
+        return m(T, toff + 8 * pos)
+
+    for kb in range(0, n, 8):
+        W = pool[:8]
+        H = pool[8]
+        for j in range(8):
+            f("mov", W[j], u(kb + j))
+        # phase 1
+        for i in range(8):
+            f("mov", "rdx", W[0])
+            f("imul", "rdx", PINV)
+            f("mov", m("rsp", MOFF + 8 * i), "rdx")
+            f("xor", d32(lo), d32(lo))
+            for j in range(8):
+                f("mulx", H, lo, m(P, 8 * j))
+                f("adox", W[j], lo)
+                if j < 7:
+                    f("adcx", W[j + 1], H)
+            f("mov", d32(lo), "0")
+            f("adox", H, lo)
+            f("adcx", H, lo)
+            W, H = W[1:] + [H], W[0]
+        # phase 2: window W at positions kb+8 .., rows over p[8..n-1]
+        for jj in range(8, n):
+            pos = kb + jj
+            f("mov", "rdx", m(P, 8 * jj))
+            f("xor", d32(lo), d32(lo))
+            for k in range(8):
+                f("mulx", H, lo, m("rsp", MOFF + 8 * k))
+                f("adox", W[k], lo)
+                if k < 7:
+                    f("adcx", W[k + 1], H)
+            f("mov", d32(lo), "0")
+            f("adox", H, lo)
+            f("adcx", H, lo)
+            out = W[0]
+            if jj == 8:
+                f("add", out, u(pos))
+            else:
+                f("neg", cy)
+                f("adc", out, u(pos))
+            f("mov", u(pos), out)
+            f("sbb", cy, cy)
+            W, H = W[1:] + [H], out
+        # the window (positions kb+n .. kb+n+7) and the carry up to u[2n]
+        f("neg", cy)
+        for k in range(8):
+            f("adc", W[k], u(kb + n + k))
+            f("mov", u(kb + n + k), W[k])
+        for pos in range(kb + n + 8, 2 * n + 1):
+            f("mov", lo, u(pos))
+            f("adc", lo, "0")
+            f("mov", u(pos), lo)
+    # final subtraction: t = u[n..2n-1] + u[2n]*2^(64n)
+    top = pool[0]
+    f("mov", top, u(2 * n))
+    if R == "rdx_at_end":
+        R = "rdx"
+        f("mov", R, m("rsp", 0))
+    for j in range(n):
+        f("mov", lo, u(n + j))
+        f("sub" if j == 0 else "sbb", lo, m(P, 8 * j))
+        f("mov", m(R, 8 * j), lo)
+    f("sbb", top, "0")
+    for j in range(n):
+        f("mov", lo, m(R, 8 * j))
+        f("cmovc", lo, u(n + j))
+        f("mov", m(R, 8 * j), lo)
+
+
 def gen_redc(n):
     f = Func("tabai_redc_n%d_bmi2" % n,
              "r[%d] = t * 2^-%d mod p for t[%d] < p*2^%d (t destroyed); REDC rows in a loop, one"
@@ -569,6 +653,17 @@ def gen_redc(n):
              % (n, 64 * n, 2 * n, 64 * n, n),
              "rdi r, rsi t, r8 p, r12 pinv, rcx count, rbx carry")
     # args: rdi r, rsi t, rdx p, rcx pinv
+    if n in REDC_BLOCKS:
+        f.contract = ("r[%d] = t * 2^-%d mod p for t[%d] < p*2^%d (t has %d limbs of storage and is"
+                      " destroyed); REDC in fully unrolled blocks of 8 rows with register windows;"
+                      " r must not overlap t; constant time." % (n, 64 * n, 2 * n, 64 * n, 2 * n + 1))
+        f.frame = 80
+        f.regmap = "t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, carry rcx"
+        f("mov", m("rsp", 8), "rcx")
+        f("mov", "r8", "rdx")
+        f("mov", m("rsi", 16 * n), "0")
+        emit_redc_blocks(f, n, "rsi", 0, "r8", m("rsp", 8), 16, "rdi")
+        return f
     f("mov", "r8", "rdx")
     f("mov", "r12", "rcx")
     emit_redc_mem(f, n, P="r8", PINV="r12", Up="rsi", cnt="rcx", R="rdi")
@@ -644,6 +739,14 @@ def gen_mont_mem(n, sqr):
         regs = ["rax", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
         emit_mul(f, "rsp", U, "rsi", 0, "rcx", 0, n, n, regs)
     f("mov", "rsi", m("rsp", 8))
+    if n in REDC_BLOCKS:
+        MOFF = TMP + 8 * n + 8
+        f.frame = MOFF + 64
+        f("mov", "rdi", m("rsp", 16))
+        f("mov", m("rsp", U + 16 * n), "0")
+        emit_redc_blocks(f, n, "rsp", U, "rsi", "rdi", MOFF, "rdx_at_end")
+        f.regmap = "product on the stack at rsp+%d; REDC blocks: p rsi, pinv rdi, m[8] at rsp+%d" % (U, MOFF)
+        return f
     f("mov", "r8", m("rsp", 16))
     f("lea", "rdi", "[rsp + %d]" % U)
     emit_redc_mem(f, n, P="rsi", PINV="r8", Up="rdi", cnt="rcx", R="rdx_at_end")
