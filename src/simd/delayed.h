@@ -100,6 +100,12 @@ void tabai_mul_f64_avx2(double *r, const double *a, const double *b, size_t nd, 
 void tabai_mul_f64fma_avx2(double *r, const double *a, const double *b, size_t nd, unsigned bits);
 void tabai_mul_f64fma_vec_avx2(double *r, const double *a, const double *b, size_t nd,
                                unsigned bits);
+/* Four independent products, one per lane (src/fp64/mul_fp64_mb4_avx2.c):
+ * r[l][2n] = a[l][n] * b[l][n], l = 0..3, FMA split with column sums below 2^50. */
+int tabai_f64mb4_fits(size_t m, unsigned b);
+unsigned tabai_f64mb4_bits_for(size_t n);
+void tabai_mul_n_fp64fma_mb4_avx2(uint64_t *const r[4], const uint64_t *const a[4],
+                                  const uint64_t *const b[4], size_t n);
 void tabai_mul_n_fp64_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 void tabai_mul_n_fp64_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 void tabai_mul_n_fp64fma_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);

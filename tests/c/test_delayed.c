@@ -202,6 +202,39 @@ static void test_mul_all_n(void) {
                ran[k] ? "" : " (not available at this tier)");
 }
 
+/* four independent products per call (lanes = products) */
+static void test_mul_mb4(void) {
+    if (tabai_kernel_available(TABAI_KERNEL_FP64_FMA_VEC) != TABAI_OK) {
+        printf("  mul mb4: not available at this tier\n");
+        return;
+    }
+    static uint64_t a[4][TABAI_MAX_LIMBS], b[4][TABAI_MAX_LIMBS], r[4][2 * TABAI_MAX_LIMBS + 1],
+        want[4][2 * TABAI_MAX_LIMBS];
+    uint64_t *rp[4] = {r[0], r[1], r[2], r[3]};
+    const uint64_t *ap[4] = {a[0], a[1], a[2], a[3]}, *bp[4] = {b[0], b[1], b[2], b[3]};
+    size_t count = 0;
+    for (size_t n = 1; n <= TABAI_MAX_LIMBS; n++) {
+        CHECK(tabai_f64mb4_fits(tabai_digits_for(64 * n, tabai_f64mb4_bits_for(n)), tabai_f64mb4_bits_for(n)),
+              "mb4 bound n=%zu", n);
+        for (int rep = 0; rep < 3 + iters_scale(); rep++) {
+            for (int l = 0; l < 4; l++) {
+                int cls = rep == 0 ? 3 : rep == 1 ? (l & 1 ? 3 : 2) : (int)(rnd() % 3);
+                fill(a[l], n, cls);
+                fill(b[l], n, rep == 0 ? 3 : (int)(rnd() % 3));
+                mpn_mul_n((mp_limb_t *)want[l], (const mp_limb_t *)a[l], (const mp_limb_t *)b[l], (mp_size_t)n);
+                r[l][2 * n] = 0x1234;
+            }
+            tabai_mul_n_fp64fma_mb4_avx2(rp, ap, bp, n);
+            for (int l = 0; l < 4; l++) {
+                CHECK(memcmp(r[l], want[l], 16 * n) == 0, "mb4 n=%zu lane %d rep %d", n, l, rep);
+                CHECK(r[l][2 * n] == 0x1234, "mb4 n=%zu wrote past 2n", n);
+            }
+            count += 4;
+        }
+    }
+    printf("  mul mb4 (fp64_fma_mb4) %zu products checked\n", count);
+}
+
 /* ---- worst-case digits: the largest column reaches the bound exactly ----------------- */
 
 typedef void (*rd_kernel)(uint64_t *, const uint64_t *, const uint64_t *, size_t, unsigned);
@@ -478,6 +511,7 @@ int main(void) {
     test_errors();
     test_worst_digits();
     test_mul_all_n();
+    test_mul_mb4();
     test_ohta_cs();
     if (failures) {
         printf("test_delayed: %d FAILURES (replay with TABAI_TEST_SEED=0x%llx)\n", failures,
