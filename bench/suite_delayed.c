@@ -504,8 +504,8 @@ static int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds)
 /* ---- the harness suite (bench/harness.h) -------------------------------------------------
  * Ops (selected with --ops):
  *   delayed    records for op "mul" (kernels c16, simd29_sse2, simd29_avx2, fp64, fp64_vec,
- *              fp64_fma, fp64_fma_vec; limbs in and out, conversion included; and
- *              fp64_fma_mb4, four independent products per call, time per product) and op
+ *              fp64_fma, fp64_fma_vec; limbs in and out, conversion included), op "mul_mb4"
+ *              (fp64_fma_mb4: four independent products per call; time per call) and op
  *              "mul_digits" (the same kernels on digits, conversion excluded, as seed 000
  *              measured) for every selected limb count, and op "ohta_mul" (carry_save_2x2,
  *              3x3, 4x4) for every selected modulus. Every kernel's result is checked against
@@ -539,9 +539,7 @@ static void dh_run(void *v, size_t it) {
     case 5: for (size_t i = 0; i < it; i++) tabai_mul_f64fma_avx2(x->fr, x->fa, x->fb, x->nd, x->bits); break;
     case 6: for (size_t i = 0; i < it; i++) tabai_mul_f64fma_vec_avx2(x->fr, x->fa, x->fb, x->nd, x->bits); break;
     case 7: for (size_t i = 0; i < it; i++) tabai_mul_c16_generic(x->hr, x->ha, x->hb, x->nd); break;
-    case 9: /* four products per call: the time per iteration is per product */
-        for (size_t i = 0; i < it; i += 4) tabai_mul_n_fp64fma_mb4_avx2(x->mr, x->ma, x->mb, x->n);
-        break;
+    case 9: for (size_t i = 0; i < it; i++) tabai_mul_n_fp64fma_mb4_avx2(x->mr, x->ma, x->mb, x->n); break;
     default: for (size_t i = 0; i < it; i++) tabai_ohta_mul_with(x->k, x->ohta, x->r, x->a, x->b); break;
     }
 }
@@ -612,8 +610,8 @@ void bench_suite_delayed(bench_ctx *c) {
             bench_rand_limbs(c, a, n);
             bench_rand_limbs(c, b, n);
             mpn_mul_n((mp_limb_t *)want, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
-            dh_arg args[9];
-            bench_impl im[9];
+            dh_arg args[8];
+            bench_impl im[8];
             size_t cnt = 0;
             for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0]; k++) {
                 tabai_kernel kk = dl_mul_kernels[k];
@@ -626,25 +624,30 @@ void bench_suite_delayed(bench_ctx *c) {
                                        dh_run, NULL, &args[cnt]};
                 cnt++;
             }
-            /* fp64_fma_mb4: four independent products per call (lanes = products); its record
-             * is the time per product */
-            uint64_t *mbuf = NULL;
-            if (avx2) {
-                mbuf = bench_alloc(8 * (16 * n));
-                for (int l = 0; l < 4; l++) {
-                    args[cnt].mr[l] = mbuf + 4 * n * (size_t)l;
-                    args[cnt].ma[l] = a;
-                    args[cnt].mb[l] = b;
-                }
-                args[cnt].form = 9;
-                args[cnt].n = n;
-                tabai_mul_n_fp64fma_mb4_avx2(args[cnt].mr, args[cnt].ma, args[cnt].mb, n);
-                for (int l = 0; l < 4; l++) bench_check_limbs(&cs, "fp64_fma_mb4", args[cnt].mr[l], want, 2 * n);
-                im[cnt] = (bench_impl){"tabai", "fp64_fma_mb4", "mul_n_fp64fma_mb4_avx2", dh_run, NULL, &args[cnt]};
-                cnt++;
-            }
             bench_measure(c, &cs, im, cnt);
             free(buf);
+        }
+        /* op mul_mb4: four independent n x n products per call (lanes = products); the
+         * record is the time per call, i.e. per four products */
+        bench_case cm = {"mul_mb4", (unsigned)(64 * n), NULL, n};
+        if (avx2 && bench_begin(c, &cm)) {
+            uint64_t *mbuf = bench_alloc(8 * (24 * n));
+            uint64_t *want = mbuf + 16 * n, *a = want + 4 * n, *b = a + 2 * n;
+            bench_rand_limbs(c, a, 2 * n); /* a: a0 a1, b: b0 b1 (lanes 2, 3 repeat 0, 1) */
+            bench_rand_limbs(c, b, 2 * n);
+            dh_arg x = {.form = 9, .n = n};
+            for (int l = 0; l < 4; l++) {
+                x.mr[l] = mbuf + 4 * n * (size_t)l;
+                x.ma[l] = a + n * (size_t)(l & 1);
+                x.mb[l] = b + n * (size_t)(l & 1);
+            }
+            tabai_mul_n_fp64fma_mb4_avx2(x.mr, x.ma, x.mb, n);
+            for (int l = 0; l < 4; l++) {
+                mpn_mul_n((mp_limb_t *)want, (const mp_limb_t *)x.ma[l], (const mp_limb_t *)x.mb[l], (mp_size_t)n);
+                bench_check_limbs(&cm, "fp64_fma_mb4", x.mr[l], want, 2 * n);
+            }
+            bench_impl im = {"tabai", "fp64_fma_mb4", "mul_n_fp64fma_mb4_avx2", dh_run, NULL, &x};
+            bench_measure(c, &cm, &im, 1);
             free(mbuf);
         }
         /* op mul_digits: the digit kernels, conversion excluded */
