@@ -2904,7 +2904,7 @@ tabai_mont_mul_n9_bmi2:
 	.size	tabai_mont_mul_n9_bmi2, .-tabai_mont_mul_n9_bmi2
 
 /* r[10] = a*b*2^-640 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+280
  * measured: 402.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n10_bmi2
@@ -2932,8 +2932,8 @@ tabai_mont_mul_n10_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 192
-	.cfi_adjust_cfa_offset 192
+	sub	rsp, 344
+	.cfi_adjust_cfa_offset 344
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rcx
 	mov	qword ptr [rsp + 16], r8
@@ -3286,128 +3286,564 @@ tabai_mont_mul_n10_bmi2:
 	mov	qword ptr [rsp + 176], r12
 	mov	qword ptr [rsp + 184], r13
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 10
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_mul_n10_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 192], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 280], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 288], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	lea	r10, [r10 + rbx]
-	mov	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rdi + 80], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_mul_n10_bmi2_redc_1
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 296], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 304], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 312], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, qword ptr [rsi + 40]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 280]
+	adox	r12, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 288]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 296]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 304]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 312]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	add	r12, qword ptr [rsp + 72]
+	mov	qword ptr [rsp + 72], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 280]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 288]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 296]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 304]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 312]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 80]
+	mov	qword ptr [rsp + 80], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 280]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 288]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 296]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 304]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 312]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 280]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 288]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 296]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 304]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 312]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 280]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 288]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 296]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 304]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 312]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], rbx
+	sbb	rcx, rcx
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], rbp
+	adc	r12, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r12
+	adc	r9, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r9
+	adc	r10, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r10
+	adc	r11, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r11
+	mov	rax, qword ptr [rsp + 152]
+	adc	rax, 0
+	mov	qword ptr [rsp + 152], rax
+	mov	rax, qword ptr [rsp + 160]
+	adc	rax, 0
+	mov	qword ptr [rsp + 160], rax
+	mov	rax, qword ptr [rsp + 168]
+	adc	rax, 0
+	mov	qword ptr [rsp + 168], rax
+	mov	rax, qword ptr [rsp + 176]
+	adc	rax, 0
+	mov	qword ptr [rsp + 176], rax
+	mov	rax, qword ptr [rsp + 184]
+	adc	rax, 0
+	mov	qword ptr [rsp + 184], rax
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	r9, qword ptr [rsp + 72]
+	mov	r10, qword ptr [rsp + 80]
+	mov	r11, qword ptr [rsp + 88]
+	mov	rbx, qword ptr [rsp + 96]
+	mov	rbp, qword ptr [rsp + 104]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 280], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 288], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 296], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 304], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 312], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, qword ptr [rsi + 40]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 280]
+	adox	r12, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 288]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 296]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 304]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 312]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	add	r12, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 280]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 288]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 296]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 304]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 312]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 280]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 288]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 296]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 304]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 312]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 280]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 288]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 296]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 304]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 312]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 280]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 288]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 296]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 304]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 312]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], rbx
+	sbb	rcx, rcx
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], rbp
+	adc	r12, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r12
+	adc	r9, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r9
+	adc	r10, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r10
+	adc	r11, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r11
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	r9, qword ptr [rsp + 192]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 112]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 120]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 128]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 136]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 144]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 112]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 120]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 128]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 136]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 72], rax
-	add	rsp, 192
-	.cfi_adjust_cfa_offset -192
+	add	rsp, 344
+	.cfi_adjust_cfa_offset -344
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -3431,7 +3867,7 @@ tabai_mont_mul_n10_bmi2:
 	.size	tabai_mont_mul_n10_bmi2, .-tabai_mont_mul_n10_bmi2
 
 /* r[11] = a*b*2^-704 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+304
  * measured: 494.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n11_bmi2
@@ -3447,8 +3883,14 @@ tabai_mont_mul_n11_bmi2:
 	push	rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset rbp, 0
-	sub	rsp, 208
-	.cfi_adjust_cfa_offset 208
+	push	r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r12, 0
+	push	r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r13, 0
+	sub	rsp, 368
+	.cfi_adjust_cfa_offset 368
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rcx
 	mov	qword ptr [rsp + 16], r8
@@ -3959,138 +4401,656 @@ tabai_mont_mul_n11_bmi2:
 	adc	r11, 0
 	mov	qword ptr [rsp + 200], r11
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 11
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_mul_n11_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 208], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 304], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 312], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 320], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	lea	r9, [r9 + rbx]
-	mov	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	adox	rax, r11
-	mov	qword ptr [rdi + 88], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_mul_n11_bmi2_redc_1
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 328], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 336], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 344], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 304]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 312]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 320]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 328]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 336]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 344]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	add	r13, qword ptr [rsp + 80]
+	mov	qword ptr [rsp + 80], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 304]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 312]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 320]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 328]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 336]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 344]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 304]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 312]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 320]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 328]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 336]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 344]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 304]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 312]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 320]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 328]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 336]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 344]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 304]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 312]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 320]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 328]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 336]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 344]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], rbx
+	sbb	rcx, rcx
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], rbp
+	adc	r12, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r12
+	adc	r13, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r13
+	adc	r9, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r9
+	adc	r10, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r10
+	adc	r11, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r11
+	mov	rax, qword ptr [rsp + 168]
+	adc	rax, 0
+	mov	qword ptr [rsp + 168], rax
+	mov	rax, qword ptr [rsp + 176]
+	adc	rax, 0
+	mov	qword ptr [rsp + 176], rax
+	mov	rax, qword ptr [rsp + 184]
+	adc	rax, 0
+	mov	qword ptr [rsp + 184], rax
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, 0
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	r9, qword ptr [rsp + 80]
+	mov	r10, qword ptr [rsp + 88]
+	mov	r11, qword ptr [rsp + 96]
+	mov	rbx, qword ptr [rsp + 104]
+	mov	rbp, qword ptr [rsp + 112]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 304], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 312], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 320], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 328], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 336], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, qword ptr [rsi + 40]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 304]
+	adox	r12, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 312]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 320]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 328]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 336]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	add	r12, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 304]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 312]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 320]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 328]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 336]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 304]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 312]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 320]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 328]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 336]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 304]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 312]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 320]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 328]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 336]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 304]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 312]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 320]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 328]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 336]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 304]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 312]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 320]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 328]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 336]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r12
+	adc	r9, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r9
+	adc	r10, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r10
+	adc	r11, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r11
+	adc	rbx, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbx
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	r9, qword ptr [rsp + 208]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 120]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 128]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 136]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 144]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 120]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 128]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 136]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 80], rax
-	add	rsp, 208
-	.cfi_adjust_cfa_offset -208
+	add	rsp, 368
+	.cfi_adjust_cfa_offset -368
+	pop	r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
+	pop	r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r12
 	pop	rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore rbp
@@ -4102,7 +5062,7 @@ tabai_mont_mul_n11_bmi2:
 	.size	tabai_mont_mul_n11_bmi2, .-tabai_mont_mul_n11_bmi2
 
 /* r[12] = a*b*2^-768 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+328
  * measured: 586.2 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n12_bmi2
@@ -4121,8 +5081,11 @@ tabai_mont_mul_n12_bmi2:
 	push	r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r12, 0
-	sub	rsp, 224
-	.cfi_adjust_cfa_offset 224
+	push	r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r13, 0
+	sub	rsp, 392
+	.cfi_adjust_cfa_offset 392
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rcx
 	mov	qword ptr [rsp + 16], r8
@@ -4716,148 +5679,748 @@ tabai_mont_mul_n12_bmi2:
 	adc	r11, 0
 	mov	qword ptr [rsp + 216], r11
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 12
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_mul_n12_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 224], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 328], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 336], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 344], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	lea	r10, [r10 + rbx]
-	mov	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rdi + 96], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_mul_n12_bmi2_redc_1
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 352], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 360], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 368], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 328]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 336]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 344]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 352]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 360]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 368]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	add	r13, qword ptr [rsp + 80]
+	mov	qword ptr [rsp + 80], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 328]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 336]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 344]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 352]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 360]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 368]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 328]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 336]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 344]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 352]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 360]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 368]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 328]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 336]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 344]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 352]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 360]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 368]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 328]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 336]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 344]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 352]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 360]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 368]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 328]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 336]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 344]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 352]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 360]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 368]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r12
+	adc	r13, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r13
+	adc	r9, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r9
+	adc	r10, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r10
+	adc	r11, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r11
+	adc	rbx, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], rbx
+	mov	rax, qword ptr [rsp + 176]
+	adc	rax, 0
+	mov	qword ptr [rsp + 176], rax
+	mov	rax, qword ptr [rsp + 184]
+	adc	rax, 0
+	mov	qword ptr [rsp + 184], rax
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, 0
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, 0
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	r9, qword ptr [rsp + 80]
+	mov	r10, qword ptr [rsp + 88]
+	mov	r11, qword ptr [rsp + 96]
+	mov	rbx, qword ptr [rsp + 104]
+	mov	rbp, qword ptr [rsp + 112]
+	mov	r12, qword ptr [rsp + 120]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 328], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 336], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 344], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 352], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 360], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 368], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 328]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 336]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 344]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 352]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 360]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 368]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	add	r13, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 328]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 336]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 344]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 352]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 360]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 368]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 328]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 336]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 344]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 352]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 360]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 368]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 328]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 336]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 344]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 352]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 360]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 368]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 328]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 336]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 344]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 352]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 360]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 368]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 328]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 336]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 344]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 352]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 360]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 368]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r12
+	adc	r13, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r13
+	adc	r9, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r9
+	adc	r10, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r10
+	adc	r11, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r11
+	adc	rbx, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], rbx
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	r9, qword ptr [rsp + 224]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 128]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 136]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 144]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 128]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 136]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 88], rax
-	add	rsp, 224
-	.cfi_adjust_cfa_offset -224
+	add	rsp, 392
+	.cfi_adjust_cfa_offset -392
+	pop	r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
 	pop	r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r12
@@ -4872,7 +6435,7 @@ tabai_mont_mul_n12_bmi2:
 	.size	tabai_mont_mul_n12_bmi2, .-tabai_mont_mul_n12_bmi2
 
 /* r[13] = a*b*2^-832 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+352
  * measured: 902.3 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n13_bmi2
@@ -4891,8 +6454,14 @@ tabai_mont_mul_n13_bmi2:
 	push	r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r12, 0
-	sub	rsp, 240
-	.cfi_adjust_cfa_offset 240
+	push	r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r13, 0
+	push	r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r14, 0
+	sub	rsp, 416
+	.cfi_adjust_cfa_offset 416
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rcx
 	mov	qword ptr [rsp + 16], r8
@@ -5574,158 +7143,849 @@ tabai_mont_mul_n13_bmi2:
 	adc	rbx, 0
 	mov	qword ptr [rsp + 232], rbx
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 13
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_mul_n13_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 240], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	r13, qword ptr [rsp + 80]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 352], rdx
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 360], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 96], rax
-	lea	r9, [r9 + rbx]
-	mov	rax, qword ptr [rdi + 104]
-	adcx	rax, r9
-	adox	rax, r11
-	mov	qword ptr [rdi + 104], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_mul_n13_bmi2_redc_1
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 368], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 376], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 384], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 392], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 352]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 360]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 368]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 376]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 384]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 392]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	add	r14, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 352]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 360]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 368]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 376]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 384]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 392]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 352]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 360]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 368]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 376]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 384]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 392]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 352]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 360]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 368]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 376]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 384]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 392]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 352]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 360]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 368]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 376]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 384]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 392]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 352]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 360]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 368]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 376]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 384]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 392]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r12
+	adc	r13, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r13
+	adc	r14, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r14
+	adc	r9, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r9
+	adc	r10, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r10
+	adc	r11, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r11
+	adc	rbx, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], rbx
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, 0
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, 0
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, 0
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	r9, qword ptr [rsp + 88]
+	mov	r10, qword ptr [rsp + 96]
+	mov	r11, qword ptr [rsp + 104]
+	mov	rbx, qword ptr [rsp + 112]
+	mov	rbp, qword ptr [rsp + 120]
+	mov	r12, qword ptr [rsp + 128]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 352], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 360], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 368], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 376], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 384], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 392], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 352]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 360]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 368]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 376]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 384]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 392]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	add	r13, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 352]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 360]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 368]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 376]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 384]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 392]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 352]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 360]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 368]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 376]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 384]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 392]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 352]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 360]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 368]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 376]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 384]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 392]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 352]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 360]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 368]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 376]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 384]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 392]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 352]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 360]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 368]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 376]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 384]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 392]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 352]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 360]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 368]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 376]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 384]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 392]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r13
+	adc	r9, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r9
+	adc	r10, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r10
+	adc	r11, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r11
+	adc	rbx, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], rbx
+	adc	rbp, qword ptr [rsp + 232]
+	mov	qword ptr [rsp + 232], rbp
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	r9, qword ptr [rsp + 240]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 136]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 144]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 224]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	mov	rax, qword ptr [rdi + 96]
+	mov	rax, qword ptr [rsp + 232]
 	sbb	rax, qword ptr [rsi + 96]
 	mov	qword ptr [rdx + 96], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 136]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 224]
 	mov	qword ptr [rdx + 88], rax
 	mov	rax, qword ptr [rdx + 96]
-	cmovc	rax, qword ptr [rdi + 96]
+	cmovc	rax, qword ptr [rsp + 232]
 	mov	qword ptr [rdx + 96], rax
-	add	rsp, 240
-	.cfi_adjust_cfa_offset -240
+	add	rsp, 416
+	.cfi_adjust_cfa_offset -416
+	pop	r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop	r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
 	pop	r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r12
@@ -5740,7 +8000,7 @@ tabai_mont_mul_n13_bmi2:
 	.size	tabai_mont_mul_n13_bmi2, .-tabai_mont_mul_n13_bmi2
 
 /* r[14] = a*b*2^-896 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+376
  * measured: 767.5 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n14_bmi2
@@ -5762,8 +8022,11 @@ tabai_mont_mul_n14_bmi2:
 	push	r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r13, 0
-	sub	rsp, 256
-	.cfi_adjust_cfa_offset 256
+	push	r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r14, 0
+	sub	rsp, 440
+	.cfi_adjust_cfa_offset 440
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rcx
 	mov	qword ptr [rsp + 16], r8
@@ -6540,168 +8803,953 @@ tabai_mont_mul_n14_bmi2:
 	adc	rbx, 0
 	mov	qword ptr [rsp + 248], rbx
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 14
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_mul_n14_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 256], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	r13, qword ptr [rsp + 80]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 376], rdx
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 384], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 96], rax
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rax, qword ptr [rdi + 104]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 104], rax
-	lea	r10, [r10 + rbx]
-	mov	rax, qword ptr [rdi + 112]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rdi + 112], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_mul_n14_bmi2_redc_1
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 392], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 408], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 416], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 376]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 384]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 392]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 408]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 416]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	add	r14, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 376]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 384]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 392]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 408]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 416]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 376]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 384]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 392]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 408]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 416]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 376]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 384]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 392]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 408]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 416]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 376]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 384]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 392]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 408]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 416]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 376]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 384]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 392]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 408]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 416]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 376]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 384]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 392]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 408]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 416]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r13
+	adc	r14, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r14
+	adc	r9, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r9
+	adc	r10, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r10
+	adc	r11, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r11
+	adc	rbx, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], rbx
+	adc	rbp, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbp
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, 0
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, 0
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, 0
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, 0
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, 0
+	mov	qword ptr [rsp + 256], rax
+	mov	r9, qword ptr [rsp + 88]
+	mov	r10, qword ptr [rsp + 96]
+	mov	r11, qword ptr [rsp + 104]
+	mov	rbx, qword ptr [rsp + 112]
+	mov	rbp, qword ptr [rsp + 120]
+	mov	r12, qword ptr [rsp + 128]
+	mov	r13, qword ptr [rsp + 136]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 376], rdx
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 384], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 392], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 408], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 416], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 376]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 384]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 392]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 408]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 416]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	add	r14, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 376]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 384]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 392]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 408]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 416]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 376]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 384]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 392]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 408]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 416]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 376]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 384]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 392]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 408]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 416]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 376]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 384]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 392]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 408]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 416]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 376]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 384]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 392]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 408]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 416]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 376]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 384]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 392]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 408]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 416]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r13
+	adc	r14, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r14
+	adc	r9, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r9
+	adc	r10, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], r10
+	adc	r11, qword ptr [rsp + 232]
+	mov	qword ptr [rsp + 232], r11
+	adc	rbx, qword ptr [rsp + 240]
+	mov	qword ptr [rsp + 240], rbx
+	adc	rbp, qword ptr [rsp + 248]
+	mov	qword ptr [rsp + 248], rbp
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, 0
+	mov	qword ptr [rsp + 256], rax
+	mov	r9, qword ptr [rsp + 256]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 144]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 224]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 232]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	mov	rax, qword ptr [rdi + 96]
+	mov	rax, qword ptr [rsp + 240]
 	sbb	rax, qword ptr [rsi + 96]
 	mov	qword ptr [rdx + 96], rax
-	mov	rax, qword ptr [rdi + 104]
+	mov	rax, qword ptr [rsp + 248]
 	sbb	rax, qword ptr [rsi + 104]
 	mov	qword ptr [rdx + 104], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 224]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 232]
 	mov	qword ptr [rdx + 88], rax
 	mov	rax, qword ptr [rdx + 96]
-	cmovc	rax, qword ptr [rdi + 96]
+	cmovc	rax, qword ptr [rsp + 240]
 	mov	qword ptr [rdx + 96], rax
 	mov	rax, qword ptr [rdx + 104]
-	cmovc	rax, qword ptr [rdi + 104]
+	cmovc	rax, qword ptr [rsp + 248]
 	mov	qword ptr [rdx + 104], rax
-	add	rsp, 256
-	.cfi_adjust_cfa_offset -256
+	add	rsp, 440
+	.cfi_adjust_cfa_offset -440
+	pop	r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
 	pop	r13
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r13
@@ -6719,7 +9767,7 @@ tabai_mont_mul_n14_bmi2:
 	.size	tabai_mont_mul_n14_bmi2, .-tabai_mont_mul_n14_bmi2
 
 /* r[15] = a*b*2^-960 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+400
  * measured: 878.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n15_bmi2
@@ -6741,8 +9789,14 @@ tabai_mont_mul_n15_bmi2:
 	push	r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r13, 0
-	sub	rsp, 272
-	.cfi_adjust_cfa_offset 272
+	push	r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r14, 0
+	push	r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r15, 0
+	sub	rsp, 464
+	.cfi_adjust_cfa_offset 464
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rcx
 	mov	qword ptr [rsp + 16], r8
@@ -7619,178 +10673,1066 @@ tabai_mont_mul_n15_bmi2:
 	adc	rbp, 0
 	mov	qword ptr [rsp + 264], rbp
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 15
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_mul_n15_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 272], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	r13, qword ptr [rsp + 80]
+	mov	r14, qword ptr [rsp + 88]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 408], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 416], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r15, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 96], rax
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rax, qword ptr [rdi + 104]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 104], rax
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	rax, qword ptr [rdi + 112]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 112], rax
-	lea	r9, [r9 + rbx]
-	mov	rax, qword ptr [rdi + 120]
-	adcx	rax, r9
-	adox	rax, r11
-	mov	qword ptr [rdi + 120], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_mul_n15_bmi2_redc_1
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 432], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 440], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 448], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 456], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 408]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 416]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 432]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 440]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 448]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 456]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 408]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 416]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 432]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 440]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 448]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 456]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 408]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 416]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 432]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 440]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 448]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 456]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 408]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 416]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 432]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 440]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 448]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 456]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 408]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 416]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 432]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 440]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 448]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 456]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 408]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 416]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 432]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 440]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 448]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 456]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 408]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 416]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 432]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 440]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 448]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 456]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r13
+	adc	r14, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r14
+	adc	r15, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r15
+	adc	r9, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r9
+	adc	r10, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r10
+	adc	r11, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r11
+	adc	rbx, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbx
+	adc	rbp, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], rbp
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, 0
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, 0
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, 0
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, 0
+	mov	qword ptr [rsp + 256], rax
+	mov	rax, qword ptr [rsp + 264]
+	adc	rax, 0
+	mov	qword ptr [rsp + 264], rax
+	mov	rax, qword ptr [rsp + 272]
+	adc	rax, 0
+	mov	qword ptr [rsp + 272], rax
+	mov	r9, qword ptr [rsp + 96]
+	mov	r10, qword ptr [rsp + 104]
+	mov	r11, qword ptr [rsp + 112]
+	mov	rbx, qword ptr [rsp + 120]
+	mov	rbp, qword ptr [rsp + 128]
+	mov	r12, qword ptr [rsp + 136]
+	mov	r13, qword ptr [rsp + 144]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 408], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 416], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 432], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 440], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 448], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 400]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 408]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 416]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 432]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 440]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 448]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	add	r14, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 408]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 416]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 432]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 440]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 448]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 408]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 416]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 432]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 440]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 448]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 408]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 416]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 432]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 440]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 448]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 408]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 416]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 432]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 440]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 448]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 408]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 416]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 432]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 440]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 448]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 408]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 416]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 432]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 440]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 448]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 400]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 408]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 416]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 432]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 440]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 448]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r13
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r14, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r14
+	adc	r9, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], r9
+	adc	r10, qword ptr [rsp + 232]
+	mov	qword ptr [rsp + 232], r10
+	adc	r11, qword ptr [rsp + 240]
+	mov	qword ptr [rsp + 240], r11
+	adc	rbx, qword ptr [rsp + 248]
+	mov	qword ptr [rsp + 248], rbx
+	adc	rbp, qword ptr [rsp + 256]
+	mov	qword ptr [rsp + 256], rbp
+	adc	r12, qword ptr [rsp + 264]
+	mov	qword ptr [rsp + 264], r12
+	mov	rax, qword ptr [rsp + 272]
+	adc	rax, 0
+	mov	qword ptr [rsp + 272], rax
+	mov	r9, qword ptr [rsp + 272]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 152]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 224]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 232]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 240]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	mov	rax, qword ptr [rdi + 96]
+	mov	rax, qword ptr [rsp + 248]
 	sbb	rax, qword ptr [rsi + 96]
 	mov	qword ptr [rdx + 96], rax
-	mov	rax, qword ptr [rdi + 104]
+	mov	rax, qword ptr [rsp + 256]
 	sbb	rax, qword ptr [rsi + 104]
 	mov	qword ptr [rdx + 104], rax
-	mov	rax, qword ptr [rdi + 112]
+	mov	rax, qword ptr [rsp + 264]
 	sbb	rax, qword ptr [rsi + 112]
 	mov	qword ptr [rdx + 112], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 224]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 232]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 240]
 	mov	qword ptr [rdx + 88], rax
 	mov	rax, qword ptr [rdx + 96]
-	cmovc	rax, qword ptr [rdi + 96]
+	cmovc	rax, qword ptr [rsp + 248]
 	mov	qword ptr [rdx + 96], rax
 	mov	rax, qword ptr [rdx + 104]
-	cmovc	rax, qword ptr [rdi + 104]
+	cmovc	rax, qword ptr [rsp + 256]
 	mov	qword ptr [rdx + 104], rax
 	mov	rax, qword ptr [rdx + 112]
-	cmovc	rax, qword ptr [rdi + 112]
+	cmovc	rax, qword ptr [rsp + 264]
 	mov	qword ptr [rdx + 112], rax
-	add	rsp, 272
-	.cfi_adjust_cfa_offset -272
+	add	rsp, 464
+	.cfi_adjust_cfa_offset -464
+	pop	r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r15
+	pop	r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
 	pop	r13
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r13
@@ -12528,7 +16470,7 @@ tabai_mont_sqr_n9_bmi2:
 	.size	tabai_mont_sqr_n9_bmi2, .-tabai_mont_sqr_n9_bmi2
 
 /* r[10] = a^2*2^-640 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+280
  * measured: 344.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n10_bmi2
@@ -12556,8 +16498,8 @@ tabai_mont_sqr_n10_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 272
-	.cfi_adjust_cfa_offset 272
+	sub	rsp, 344
+	.cfi_adjust_cfa_offset 344
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
@@ -12837,128 +16779,564 @@ tabai_mont_sqr_n10_bmi2:
 	adox	r8, rcx
 	mov	qword ptr [rsp + 184], r8
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 10
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_sqr_n10_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 192], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 280], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 288], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	lea	r10, [r10 + rbx]
-	mov	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rdi + 80], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_sqr_n10_bmi2_redc_1
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 296], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 304], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 312], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, qword ptr [rsi + 40]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 280]
+	adox	r12, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 288]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 296]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 304]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 312]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	add	r12, qword ptr [rsp + 72]
+	mov	qword ptr [rsp + 72], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 280]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 288]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 296]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 304]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 312]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 80]
+	mov	qword ptr [rsp + 80], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 280]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 288]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 296]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 304]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 312]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 280]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 288]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 296]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 304]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 312]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 280]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 288]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 296]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 304]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 312]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], rbx
+	sbb	rcx, rcx
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], rbp
+	adc	r12, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r12
+	adc	r9, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r9
+	adc	r10, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r10
+	adc	r11, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r11
+	mov	rax, qword ptr [rsp + 152]
+	adc	rax, 0
+	mov	qword ptr [rsp + 152], rax
+	mov	rax, qword ptr [rsp + 160]
+	adc	rax, 0
+	mov	qword ptr [rsp + 160], rax
+	mov	rax, qword ptr [rsp + 168]
+	adc	rax, 0
+	mov	qword ptr [rsp + 168], rax
+	mov	rax, qword ptr [rsp + 176]
+	adc	rax, 0
+	mov	qword ptr [rsp + 176], rax
+	mov	rax, qword ptr [rsp + 184]
+	adc	rax, 0
+	mov	qword ptr [rsp + 184], rax
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	r9, qword ptr [rsp + 72]
+	mov	r10, qword ptr [rsp + 80]
+	mov	r11, qword ptr [rsp + 88]
+	mov	rbx, qword ptr [rsp + 96]
+	mov	rbp, qword ptr [rsp + 104]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 280], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 288], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 296], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 304], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 312], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, qword ptr [rsi + 40]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 280]
+	adox	r12, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 288]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 296]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 304]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 312]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	add	r12, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 280]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 288]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 296]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 304]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 312]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 280]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 288]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 296]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 304]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 312]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 280]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 288]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 296]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 304]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 312]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 280]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 288]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 296]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 304]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 312]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], rbx
+	sbb	rcx, rcx
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], rbp
+	adc	r12, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r12
+	adc	r9, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r9
+	adc	r10, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r10
+	adc	r11, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r11
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	r9, qword ptr [rsp + 192]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 112]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 120]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 128]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 136]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 144]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 112]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 120]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 128]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 136]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 72], rax
-	add	rsp, 272
-	.cfi_adjust_cfa_offset -272
+	add	rsp, 344
+	.cfi_adjust_cfa_offset -344
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -12982,7 +17360,7 @@ tabai_mont_sqr_n10_bmi2:
 	.size	tabai_mont_sqr_n10_bmi2, .-tabai_mont_sqr_n10_bmi2
 
 /* r[11] = a^2*2^-704 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+304
  * measured: 411.2 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n11_bmi2
@@ -13010,8 +17388,8 @@ tabai_mont_sqr_n11_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 296
-	.cfi_adjust_cfa_offset 296
+	sub	rsp, 368
+	.cfi_adjust_cfa_offset 368
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
@@ -13336,138 +17714,650 @@ tabai_mont_sqr_n11_bmi2:
 	adox	r8, rcx
 	mov	qword ptr [rsp + 200], r8
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 11
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_sqr_n11_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 208], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 304], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 312], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 320], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	lea	r9, [r9 + rbx]
-	mov	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	adox	rax, r11
-	mov	qword ptr [rdi + 88], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_sqr_n11_bmi2_redc_1
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 328], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 336], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 344], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 304]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 312]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 320]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 328]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 336]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 344]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	add	r13, qword ptr [rsp + 80]
+	mov	qword ptr [rsp + 80], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 304]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 312]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 320]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 328]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 336]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 344]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 304]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 312]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 320]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 328]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 336]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 344]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 304]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 312]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 320]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 328]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 336]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 344]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 304]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 312]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 320]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 328]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 336]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 344]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], rbx
+	sbb	rcx, rcx
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], rbp
+	adc	r12, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r12
+	adc	r13, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r13
+	adc	r9, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r9
+	adc	r10, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r10
+	adc	r11, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r11
+	mov	rax, qword ptr [rsp + 168]
+	adc	rax, 0
+	mov	qword ptr [rsp + 168], rax
+	mov	rax, qword ptr [rsp + 176]
+	adc	rax, 0
+	mov	qword ptr [rsp + 176], rax
+	mov	rax, qword ptr [rsp + 184]
+	adc	rax, 0
+	mov	qword ptr [rsp + 184], rax
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, 0
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	r9, qword ptr [rsp + 80]
+	mov	r10, qword ptr [rsp + 88]
+	mov	r11, qword ptr [rsp + 96]
+	mov	rbx, qword ptr [rsp + 104]
+	mov	rbp, qword ptr [rsp + 112]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 304], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 312], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 320], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 328], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 336], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, qword ptr [rsi + 40]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 304]
+	adox	r12, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 312]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 320]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 328]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 336]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	add	r12, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 304]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 312]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 320]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 328]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 336]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 304]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 312]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 320]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 328]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 336]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 304]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 312]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 320]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 328]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 336]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 304]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 312]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 320]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 328]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 336]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 304]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 312]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 320]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 328]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 336]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r12
+	adc	r9, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r9
+	adc	r10, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r10
+	adc	r11, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r11
+	adc	rbx, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbx
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	r9, qword ptr [rsp + 208]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 120]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 128]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 136]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 144]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 120]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 128]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 136]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 80], rax
-	add	rsp, 296
-	.cfi_adjust_cfa_offset -296
+	add	rsp, 368
+	.cfi_adjust_cfa_offset -368
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -13491,7 +18381,7 @@ tabai_mont_sqr_n11_bmi2:
 	.size	tabai_mont_sqr_n11_bmi2, .-tabai_mont_sqr_n11_bmi2
 
 /* r[12] = a^2*2^-768 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+328
  * measured: 481.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n12_bmi2
@@ -13519,8 +18409,8 @@ tabai_mont_sqr_n12_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 320
-	.cfi_adjust_cfa_offset 320
+	sub	rsp, 392
+	.cfi_adjust_cfa_offset 392
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
@@ -13893,148 +18783,745 @@ tabai_mont_sqr_n12_bmi2:
 	adox	r8, rcx
 	mov	qword ptr [rsp + 216], r8
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 12
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_sqr_n12_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 224], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 328], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 336], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 344], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	lea	r10, [r10 + rbx]
-	mov	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rdi + 96], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_sqr_n12_bmi2_redc_1
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 352], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 360], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 368], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 328]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 336]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 344]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 352]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 360]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 368]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	add	r13, qword ptr [rsp + 80]
+	mov	qword ptr [rsp + 80], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 328]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 336]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 344]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 352]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 360]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 368]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 328]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 336]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 344]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 352]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 360]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 368]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 328]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 336]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 344]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 352]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 360]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 368]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 328]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 336]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 344]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 352]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 360]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 368]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 328]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 336]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 344]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 352]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 360]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 368]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r12
+	adc	r13, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r13
+	adc	r9, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r9
+	adc	r10, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r10
+	adc	r11, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r11
+	adc	rbx, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], rbx
+	mov	rax, qword ptr [rsp + 176]
+	adc	rax, 0
+	mov	qword ptr [rsp + 176], rax
+	mov	rax, qword ptr [rsp + 184]
+	adc	rax, 0
+	mov	qword ptr [rsp + 184], rax
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, 0
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, 0
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	r9, qword ptr [rsp + 80]
+	mov	r10, qword ptr [rsp + 88]
+	mov	r11, qword ptr [rsp + 96]
+	mov	rbx, qword ptr [rsp + 104]
+	mov	rbp, qword ptr [rsp + 112]
+	mov	r12, qword ptr [rsp + 120]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 328], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 336], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 344], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 352], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 360], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 368], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 328]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 336]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 344]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 352]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 360]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 368]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	add	r13, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 328]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 336]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 344]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 352]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 360]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 368]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 328]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 336]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 344]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 352]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 360]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 368]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 328]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 336]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 344]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 352]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 360]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 368]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 328]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 336]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 344]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 352]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 360]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 368]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 328]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 336]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 344]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 352]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 360]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 368]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r12
+	adc	r13, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r13
+	adc	r9, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r9
+	adc	r10, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r10
+	adc	r11, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r11
+	adc	rbx, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], rbx
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	r9, qword ptr [rsp + 224]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 128]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 136]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 144]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 128]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 136]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 88], rax
-	add	rsp, 320
-	.cfi_adjust_cfa_offset -320
+	add	rsp, 392
+	.cfi_adjust_cfa_offset -392
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -14058,7 +19545,7 @@ tabai_mont_sqr_n12_bmi2:
 	.size	tabai_mont_sqr_n12_bmi2, .-tabai_mont_sqr_n12_bmi2
 
 /* r[13] = a^2*2^-832 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+352
  * measured: 589.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n13_bmi2
@@ -14086,8 +19573,8 @@ tabai_mont_sqr_n13_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 344
-	.cfi_adjust_cfa_offset 344
+	sub	rsp, 416
+	.cfi_adjust_cfa_offset 416
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
@@ -14614,158 +20101,843 @@ tabai_mont_sqr_n13_bmi2:
 	adox	rax, rcx
 	mov	qword ptr [rsp + 232], rax
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 13
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_sqr_n13_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 240], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	r13, qword ptr [rsp + 80]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 352], rdx
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 360], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 96], rax
-	lea	r9, [r9 + rbx]
-	mov	rax, qword ptr [rdi + 104]
-	adcx	rax, r9
-	adox	rax, r11
-	mov	qword ptr [rdi + 104], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_sqr_n13_bmi2_redc_1
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 368], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 376], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 384], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 392], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 352]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 360]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 368]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 376]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 384]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 392]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	add	r14, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 352]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 360]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 368]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 376]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 384]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 392]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 352]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 360]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 368]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 376]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 384]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 392]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 352]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 360]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 368]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 376]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 384]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 392]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 352]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 360]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 368]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 376]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 384]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 392]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 352]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 360]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 368]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 376]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 384]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 392]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], rbp
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r12, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r12
+	adc	r13, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r13
+	adc	r14, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r14
+	adc	r9, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r9
+	adc	r10, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r10
+	adc	r11, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r11
+	adc	rbx, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], rbx
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, 0
+	mov	qword ptr [rsp + 192], rax
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, 0
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, 0
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, 0
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	r9, qword ptr [rsp + 88]
+	mov	r10, qword ptr [rsp + 96]
+	mov	r11, qword ptr [rsp + 104]
+	mov	rbx, qword ptr [rsp + 112]
+	mov	rbp, qword ptr [rsp + 120]
+	mov	r12, qword ptr [rsp + 128]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 352], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 360], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 368], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 376], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 384], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 392], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 352]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 360]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 368]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 376]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 384]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 392]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	add	r13, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r13
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 352]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 360]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 368]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 376]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 384]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 392]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 352]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 360]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 368]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 376]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 384]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 392]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 352]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 360]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 368]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 376]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 384]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 392]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 352]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 360]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 368]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 376]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 384]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 392]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 352]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 360]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 368]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 376]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 384]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 392]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 352]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 360]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 368]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 376]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 384]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 392]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r13
+	adc	r9, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r9
+	adc	r10, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r10
+	adc	r11, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r11
+	adc	rbx, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], rbx
+	adc	rbp, qword ptr [rsp + 232]
+	mov	qword ptr [rsp + 232], rbp
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	r9, qword ptr [rsp + 240]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 136]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 144]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 224]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	mov	rax, qword ptr [rdi + 96]
+	mov	rax, qword ptr [rsp + 232]
 	sbb	rax, qword ptr [rsi + 96]
 	mov	qword ptr [rdx + 96], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 136]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 224]
 	mov	qword ptr [rdx + 88], rax
 	mov	rax, qword ptr [rdx + 96]
-	cmovc	rax, qword ptr [rdi + 96]
+	cmovc	rax, qword ptr [rsp + 232]
 	mov	qword ptr [rdx + 96], rax
-	add	rsp, 344
-	.cfi_adjust_cfa_offset -344
+	add	rsp, 416
+	.cfi_adjust_cfa_offset -416
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -14789,7 +20961,7 @@ tabai_mont_sqr_n13_bmi2:
 	.size	tabai_mont_sqr_n13_bmi2, .-tabai_mont_sqr_n13_bmi2
 
 /* r[14] = a^2*2^-896 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+376
  * measured: 647.3 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n14_bmi2
@@ -14817,8 +20989,8 @@ tabai_mont_sqr_n14_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 368
-	.cfi_adjust_cfa_offset 368
+	sub	rsp, 440
+	.cfi_adjust_cfa_offset 440
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
@@ -15403,168 +21575,950 @@ tabai_mont_sqr_n14_bmi2:
 	adox	rax, rcx
 	mov	qword ptr [rsp + 248], rax
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 14
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_sqr_n14_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 256], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	r13, qword ptr [rsp + 80]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 376], rdx
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 384], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 96], rax
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rax, qword ptr [rdi + 104]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 104], rax
-	lea	r10, [r10 + rbx]
-	mov	rax, qword ptr [rdi + 112]
-	adcx	rax, r10
-	adox	rax, r11
-	mov	qword ptr [rdi + 112], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_sqr_n14_bmi2_redc_1
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 392], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 408], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 416], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 376]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 384]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 392]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 408]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 416]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	add	r14, qword ptr [rsp + 88]
+	mov	qword ptr [rsp + 88], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 376]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 384]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 392]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 408]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 416]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 376]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 384]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 392]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 408]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 416]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 376]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 384]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 392]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 408]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 416]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 376]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 384]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 392]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 408]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 416]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 376]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 384]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 392]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 408]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 416]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 376]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 384]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 392]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 408]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 416]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r13
+	adc	r14, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r14
+	adc	r9, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r9
+	adc	r10, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r10
+	adc	r11, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r11
+	adc	rbx, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], rbx
+	adc	rbp, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbp
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, 0
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, 0
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, 0
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, 0
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, 0
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, 0
+	mov	qword ptr [rsp + 256], rax
+	mov	r9, qword ptr [rsp + 88]
+	mov	r10, qword ptr [rsp + 96]
+	mov	r11, qword ptr [rsp + 104]
+	mov	rbx, qword ptr [rsp + 112]
+	mov	rbp, qword ptr [rsp + 120]
+	mov	r12, qword ptr [rsp + 128]
+	mov	r13, qword ptr [rsp + 136]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 376], rdx
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 384], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 392], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 408], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 416], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 376]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 384]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 392]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 408]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 416]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	add	r14, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 376]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 384]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 392]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 408]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 416]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 376]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 384]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 392]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 408]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 416]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 376]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 384]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 392]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 408]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 416]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 376]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 384]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 392]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 408]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 416]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 376]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 384]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 392]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 408]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 416]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 376]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 384]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 392]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 408]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 416]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r13
+	adc	r14, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r14
+	adc	r9, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r9
+	adc	r10, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], r10
+	adc	r11, qword ptr [rsp + 232]
+	mov	qword ptr [rsp + 232], r11
+	adc	rbx, qword ptr [rsp + 240]
+	mov	qword ptr [rsp + 240], rbx
+	adc	rbp, qword ptr [rsp + 248]
+	mov	qword ptr [rsp + 248], rbp
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, 0
+	mov	qword ptr [rsp + 256], rax
+	mov	r9, qword ptr [rsp + 256]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 144]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 152]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 224]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 232]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	mov	rax, qword ptr [rdi + 96]
+	mov	rax, qword ptr [rsp + 240]
 	sbb	rax, qword ptr [rsi + 96]
 	mov	qword ptr [rdx + 96], rax
-	mov	rax, qword ptr [rdi + 104]
+	mov	rax, qword ptr [rsp + 248]
 	sbb	rax, qword ptr [rsi + 104]
 	mov	qword ptr [rdx + 104], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 144]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 224]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 232]
 	mov	qword ptr [rdx + 88], rax
 	mov	rax, qword ptr [rdx + 96]
-	cmovc	rax, qword ptr [rdi + 96]
+	cmovc	rax, qword ptr [rsp + 240]
 	mov	qword ptr [rdx + 96], rax
 	mov	rax, qword ptr [rdx + 104]
-	cmovc	rax, qword ptr [rdi + 104]
+	cmovc	rax, qword ptr [rsp + 248]
 	mov	qword ptr [rdx + 104], rax
-	add	rsp, 368
-	.cfi_adjust_cfa_offset -368
+	add	rsp, 440
+	.cfi_adjust_cfa_offset -440
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -15588,7 +22542,7 @@ tabai_mont_sqr_n14_bmi2:
 	.size	tabai_mont_sqr_n14_bmi2, .-tabai_mont_sqr_n14_bmi2
 
 /* r[15] = a^2*2^-960 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
- * product on the stack at rsp+32; REDC: p rsi, u rdi, pinv r8, carry rbx
+ * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+400
  * measured: 736.7 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n15_bmi2
@@ -15616,8 +22570,8 @@ tabai_mont_sqr_n15_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 392
-	.cfi_adjust_cfa_offset 392
+	sub	rsp, 464
+	.cfi_adjust_cfa_offset 464
 	mov	qword ptr [rsp], rdi
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
@@ -16272,178 +23226,1060 @@ tabai_mont_sqr_n15_bmi2:
 	adox	rax, rcx
 	mov	qword ptr [rsp + 264], rax
 	mov	rsi, qword ptr [rsp + 8]
-	mov	r8, qword ptr [rsp + 16]
-	lea	rdi, [rsp + 32]
-	mov	ecx, 15
-	xor	ebx, ebx
-	xor	r11d, r11d
-.Ltabai_mont_sqr_n15_bmi2_redc_1:
-	mov	rdx, qword ptr [rdi]
-	imul	rdx, r8
+	mov	rdi, qword ptr [rsp + 16]
+	mov	qword ptr [rsp + 272], 0
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rbp, qword ptr [rsp + 64]
+	mov	r12, qword ptr [rsp + 72]
+	mov	r13, qword ptr [rsp + 80]
+	mov	r14, qword ptr [rsp + 88]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 408], rdx
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
-	adox	rax, qword ptr [rdi]
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rax, qword ptr [rdi + 8]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 8], rax
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rax, qword ptr [rdi + 16]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 16], rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rax, qword ptr [rdi + 24]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 24], rax
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rax, qword ptr [rdi + 32]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 32], rax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rax, qword ptr [rdi + 40]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 40], rax
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rax, qword ptr [rdi + 48]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 48], rax
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 416], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r15, rax
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rax, qword ptr [rdi + 56]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 56], rax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rax, qword ptr [rdi + 64]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 64], rax
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rax, qword ptr [rdi + 72]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 72], rax
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rax, qword ptr [rdi + 80]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 80], rax
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rax, qword ptr [rdi + 88]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 88], rax
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rax, qword ptr [rdi + 96]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 96], rax
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rax, qword ptr [rdi + 104]
-	adcx	rax, r9
-	mov	qword ptr [rdi + 104], rax
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	rax, qword ptr [rdi + 112]
-	adcx	rax, r10
-	mov	qword ptr [rdi + 112], rax
-	lea	r9, [r9 + rbx]
-	mov	rax, qword ptr [rdi + 120]
-	adcx	rax, r9
-	adox	rax, r11
-	mov	qword ptr [rdi + 120], rax
-	mov	ebx, 0
-	adcx	rbx, r11
-	adox	rbx, r11
-	lea	rdi, [rdi + 8]
-	dec	rcx
-	jnz	.Ltabai_mont_sqr_n15_bmi2_redc_1
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 432], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 440], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 448], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, r14
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 456], rdx
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsp + 408]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 416]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 432]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 440]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 448]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 456]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	add	r15, qword ptr [rsp + 96]
+	mov	qword ptr [rsp + 96], r15
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r15, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsp + 408]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsp + 416]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsp + 432]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsp + 440]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsp + 448]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsp + 456]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r15, rax
+	adcx	r15, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 104]
+	mov	qword ptr [rsp + 104], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 408]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 416]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 432]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 440]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 448]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsp + 456]
+	adox	r15, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 112]
+	mov	qword ptr [rsp + 112], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 408]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 416]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 432]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 440]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsp + 448]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 456]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 120]
+	mov	qword ptr [rsp + 120], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 408]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 416]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 432]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsp + 440]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 448]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 456]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 128]
+	mov	qword ptr [rsp + 128], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 408]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 416]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsp + 432]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 440]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 448]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 456]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 408]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 416]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 432]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 440]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 448]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 456]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r12
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r13, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r13
+	adc	r14, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r14
+	adc	r15, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r15
+	adc	r9, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r9
+	adc	r10, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r10
+	adc	r11, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r11
+	adc	rbx, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbx
+	adc	rbp, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], rbp
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, 0
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, 0
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, 0
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, 0
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, 0
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, 0
+	mov	qword ptr [rsp + 256], rax
+	mov	rax, qword ptr [rsp + 264]
+	adc	rax, 0
+	mov	qword ptr [rsp + 264], rax
+	mov	rax, qword ptr [rsp + 272]
+	adc	rax, 0
+	mov	qword ptr [rsp + 272], rax
+	mov	r9, qword ptr [rsp + 96]
+	mov	r10, qword ptr [rsp + 104]
+	mov	r11, qword ptr [rsp + 112]
+	mov	rbx, qword ptr [rsp + 120]
+	mov	rbp, qword ptr [rsp + 128]
+	mov	r12, qword ptr [rsp + 136]
+	mov	r13, qword ptr [rsp + 144]
+	mov	rdx, r9
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 400], rdx
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	mov	rdx, r10
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 408], rdx
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	mov	rdx, r11
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 416], rdx
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, rbx
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 424], rdx
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, rbp
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 432], rdx
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	mov	rdx, r12
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 440], rdx
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	mov	rdx, r13
+	imul	rdx, rdi
+	mov	qword ptr [rsp + 448], rdx
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	mulx	r13, rax, qword ptr [rsp + 400]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsp + 408]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsp + 416]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsp + 424]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsp + 432]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsp + 440]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsp + 448]
+	adox	r12, rax
+	mov	eax, 0
+	adox	r13, rax
+	adcx	r13, rax
+	add	r14, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r14
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	mulx	r14, rax, qword ptr [rsp + 400]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsp + 408]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsp + 416]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsp + 424]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsp + 432]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsp + 440]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsp + 448]
+	adox	r13, rax
+	mov	eax, 0
+	adox	r14, rax
+	adcx	r14, rax
+	neg	rcx
+	adc	r9, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r9
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	mulx	r9, rax, qword ptr [rsp + 400]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsp + 408]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsp + 416]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsp + 424]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsp + 432]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsp + 440]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsp + 448]
+	adox	r14, rax
+	mov	eax, 0
+	adox	r9, rax
+	adcx	r9, rax
+	neg	rcx
+	adc	r10, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r10
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsp + 400]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsp + 408]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsp + 416]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsp + 424]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsp + 432]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsp + 440]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsp + 448]
+	adox	r9, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	neg	rcx
+	adc	r11, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r11
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsp + 400]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsp + 408]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsp + 416]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsp + 424]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsp + 432]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsp + 440]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsp + 448]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	neg	rcx
+	adc	rbx, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], rbx
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	mulx	rbx, rax, qword ptr [rsp + 400]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsp + 408]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsp + 416]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsp + 424]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsp + 432]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsp + 440]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsp + 448]
+	adox	r11, rax
+	mov	eax, 0
+	adox	rbx, rax
+	adcx	rbx, rax
+	neg	rcx
+	adc	rbp, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbp
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	mulx	rbp, rax, qword ptr [rsp + 400]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsp + 408]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsp + 416]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsp + 424]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsp + 432]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsp + 440]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsp + 448]
+	adox	rbx, rax
+	mov	eax, 0
+	adox	rbp, rax
+	adcx	rbp, rax
+	neg	rcx
+	adc	r12, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r12
+	sbb	rcx, rcx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	mulx	r12, rax, qword ptr [rsp + 400]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsp + 408]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsp + 416]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsp + 424]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsp + 432]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsp + 440]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsp + 448]
+	adox	rbp, rax
+	mov	eax, 0
+	adox	r12, rax
+	adcx	r12, rax
+	neg	rcx
+	adc	r13, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], r13
+	sbb	rcx, rcx
+	neg	rcx
+	adc	r14, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r14
+	adc	r9, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], r9
+	adc	r10, qword ptr [rsp + 232]
+	mov	qword ptr [rsp + 232], r10
+	adc	r11, qword ptr [rsp + 240]
+	mov	qword ptr [rsp + 240], r11
+	adc	rbx, qword ptr [rsp + 248]
+	mov	qword ptr [rsp + 248], rbx
+	adc	rbp, qword ptr [rsp + 256]
+	mov	qword ptr [rsp + 256], rbp
+	adc	r12, qword ptr [rsp + 264]
+	mov	qword ptr [rsp + 264], r12
+	mov	rax, qword ptr [rsp + 272]
+	adc	rax, 0
+	mov	qword ptr [rsp + 272], rax
+	mov	r9, qword ptr [rsp + 272]
 	mov	rdx, qword ptr [rsp]
-	mov	rax, qword ptr [rdi]
+	mov	rax, qword ptr [rsp + 152]
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, qword ptr [rdi + 8]
+	mov	rax, qword ptr [rsp + 160]
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, qword ptr [rdi + 16]
+	mov	rax, qword ptr [rsp + 168]
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
-	mov	rax, qword ptr [rdi + 24]
+	mov	rax, qword ptr [rsp + 176]
 	sbb	rax, qword ptr [rsi + 24]
 	mov	qword ptr [rdx + 24], rax
-	mov	rax, qword ptr [rdi + 32]
+	mov	rax, qword ptr [rsp + 184]
 	sbb	rax, qword ptr [rsi + 32]
 	mov	qword ptr [rdx + 32], rax
-	mov	rax, qword ptr [rdi + 40]
+	mov	rax, qword ptr [rsp + 192]
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	mov	rax, qword ptr [rdi + 48]
+	mov	rax, qword ptr [rsp + 200]
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	mov	rax, qword ptr [rdi + 56]
+	mov	rax, qword ptr [rsp + 208]
 	sbb	rax, qword ptr [rsi + 56]
 	mov	qword ptr [rdx + 56], rax
-	mov	rax, qword ptr [rdi + 64]
+	mov	rax, qword ptr [rsp + 216]
 	sbb	rax, qword ptr [rsi + 64]
 	mov	qword ptr [rdx + 64], rax
-	mov	rax, qword ptr [rdi + 72]
+	mov	rax, qword ptr [rsp + 224]
 	sbb	rax, qword ptr [rsi + 72]
 	mov	qword ptr [rdx + 72], rax
-	mov	rax, qword ptr [rdi + 80]
+	mov	rax, qword ptr [rsp + 232]
 	sbb	rax, qword ptr [rsi + 80]
 	mov	qword ptr [rdx + 80], rax
-	mov	rax, qword ptr [rdi + 88]
+	mov	rax, qword ptr [rsp + 240]
 	sbb	rax, qword ptr [rsi + 88]
 	mov	qword ptr [rdx + 88], rax
-	mov	rax, qword ptr [rdi + 96]
+	mov	rax, qword ptr [rsp + 248]
 	sbb	rax, qword ptr [rsi + 96]
 	mov	qword ptr [rdx + 96], rax
-	mov	rax, qword ptr [rdi + 104]
+	mov	rax, qword ptr [rsp + 256]
 	sbb	rax, qword ptr [rsi + 104]
 	mov	qword ptr [rdx + 104], rax
-	mov	rax, qword ptr [rdi + 112]
+	mov	rax, qword ptr [rsp + 264]
 	sbb	rax, qword ptr [rsi + 112]
 	mov	qword ptr [rdx + 112], rax
-	sbb	rbx, 0
+	sbb	r9, 0
 	mov	rax, qword ptr [rdx]
-	cmovc	rax, qword ptr [rdi]
+	cmovc	rax, qword ptr [rsp + 152]
 	mov	qword ptr [rdx], rax
 	mov	rax, qword ptr [rdx + 8]
-	cmovc	rax, qword ptr [rdi + 8]
+	cmovc	rax, qword ptr [rsp + 160]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, qword ptr [rdx + 16]
-	cmovc	rax, qword ptr [rdi + 16]
+	cmovc	rax, qword ptr [rsp + 168]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, qword ptr [rdx + 24]
-	cmovc	rax, qword ptr [rdi + 24]
+	cmovc	rax, qword ptr [rsp + 176]
 	mov	qword ptr [rdx + 24], rax
 	mov	rax, qword ptr [rdx + 32]
-	cmovc	rax, qword ptr [rdi + 32]
+	cmovc	rax, qword ptr [rsp + 184]
 	mov	qword ptr [rdx + 32], rax
 	mov	rax, qword ptr [rdx + 40]
-	cmovc	rax, qword ptr [rdi + 40]
+	cmovc	rax, qword ptr [rsp + 192]
 	mov	qword ptr [rdx + 40], rax
 	mov	rax, qword ptr [rdx + 48]
-	cmovc	rax, qword ptr [rdi + 48]
+	cmovc	rax, qword ptr [rsp + 200]
 	mov	qword ptr [rdx + 48], rax
 	mov	rax, qword ptr [rdx + 56]
-	cmovc	rax, qword ptr [rdi + 56]
+	cmovc	rax, qword ptr [rsp + 208]
 	mov	qword ptr [rdx + 56], rax
 	mov	rax, qword ptr [rdx + 64]
-	cmovc	rax, qword ptr [rdi + 64]
+	cmovc	rax, qword ptr [rsp + 216]
 	mov	qword ptr [rdx + 64], rax
 	mov	rax, qword ptr [rdx + 72]
-	cmovc	rax, qword ptr [rdi + 72]
+	cmovc	rax, qword ptr [rsp + 224]
 	mov	qword ptr [rdx + 72], rax
 	mov	rax, qword ptr [rdx + 80]
-	cmovc	rax, qword ptr [rdi + 80]
+	cmovc	rax, qword ptr [rsp + 232]
 	mov	qword ptr [rdx + 80], rax
 	mov	rax, qword ptr [rdx + 88]
-	cmovc	rax, qword ptr [rdi + 88]
+	cmovc	rax, qword ptr [rsp + 240]
 	mov	qword ptr [rdx + 88], rax
 	mov	rax, qword ptr [rdx + 96]
-	cmovc	rax, qword ptr [rdi + 96]
+	cmovc	rax, qword ptr [rsp + 248]
 	mov	qword ptr [rdx + 96], rax
 	mov	rax, qword ptr [rdx + 104]
-	cmovc	rax, qword ptr [rdi + 104]
+	cmovc	rax, qword ptr [rsp + 256]
 	mov	qword ptr [rdx + 104], rax
 	mov	rax, qword ptr [rdx + 112]
-	cmovc	rax, qword ptr [rdi + 112]
+	cmovc	rax, qword ptr [rsp + 264]
 	mov	qword ptr [rdx + 112], rax
-	add	rsp, 392
-	.cfi_adjust_cfa_offset -392
+	add	rsp, 464
+	.cfi_adjust_cfa_offset -464
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15

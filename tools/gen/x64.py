@@ -28,7 +28,7 @@ import sys
 NMAX = 16
 MONT_SQR_VIA_MUL = 4  # measured: fused mont_mul(a, a) is faster up to here
 REDC_SIZES = list(range(24, 129, 8))
-REDC_BLOCKS = (16, 24, 32)  # fully unrolled register-window REDC at these sizes
+REDC_BLOCKS = (24, 32)  # any-n REDC fully unrolled in register-window blocks at these sizes
 CALLEE = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
 R32 = {"rax": "eax", "rbx": "ebx", "rcx": "ecx", "rdx": "edx", "rsi": "esi", "rdi": "edi",
        "rbp": "ebp", "rsp": "esp"}
@@ -565,54 +565,57 @@ def emit_redc_mem(f, n, P, PINV, Up, cnt, R):
 
 def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
     """r[n] = u * 2^(-64n) mod p for u[2n+1] at T+toff (u[2n] = 0 on entry, u < p*2^(64n);
-    destroyed), 8 | n: blocks of 8 REDC rows, fully unrolled. Phase 1 of a block: the 8
-    multipliers m_i = w[0]*pinv by rows over p[0..7] in an 8-register window (stored at
-    rsp+MOFF); phase 2: m[0..7] x p[8..n-1] by rows over p[j] (rdx = p[j]) with the window
-    over m, starting from the window phase 1 left; the low limb of each row joins u in memory
-    through a third carry kept as 0/-1 in a register. R: register holding r at the end, or
-    "rdx_at_end" (frame slot rsp+0)."""
-    assert n % 8 == 0 and n >= 16
+    destroyed), n >= 9: blocks of at most 8 REDC rows (balanced), fully unrolled. Phase 1 of a
+    block of w rows: the w multipliers m_i = win[0]*pinv by rows over p[0..w-1] in a w-register
+    window (stored at rsp+MOFF); phase 2: m[0..w-1] x p[w..n-1] by rows over p[j]
+    (rdx = p[j]) with the window over m, starting from the window phase 1 left; the low limb
+    of each row joins u in memory through a third carry kept as 0/-1 in a register. R: register
+    holding r at the end, or "rdx_at_end" (frame slot rsp+0)."""
+    assert n >= 9
     lo, cy = "rax", "rcx"
     pool = ["r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
+    k = -(-n // 8)
+    widths = [n // k + (1 if i < n % k else 0) for i in range(k)]
 
     def u(pos):
         return m(T, toff + 8 * pos)
 
-    for kb in range(0, n, 8):
-        W = pool[:8]
-        H = pool[8]
-        for j in range(8):
+    kb = 0
+    for w in widths:
+        W = pool[:w]
+        H = pool[w]
+        for j in range(w):
             f("mov", W[j], u(kb + j))
         # phase 1
-        for i in range(8):
+        for i in range(w):
             f("mov", "rdx", W[0])
             f("imul", "rdx", PINV)
             f("mov", m("rsp", MOFF + 8 * i), "rdx")
             f("xor", d32(lo), d32(lo))
-            for j in range(8):
+            for j in range(w):
                 f("mulx", H, lo, m(P, 8 * j))
                 f("adox", W[j], lo)
-                if j < 7:
+                if j < w - 1:
                     f("adcx", W[j + 1], H)
             f("mov", d32(lo), "0")
             f("adox", H, lo)
             f("adcx", H, lo)
             W, H = W[1:] + [H], W[0]
-        # phase 2: window W at positions kb+8 .., rows over p[8..n-1]
-        for jj in range(8, n):
+        # phase 2: window W at positions kb+w .., rows over p[w..n-1]
+        for jj in range(w, n):
             pos = kb + jj
             f("mov", "rdx", m(P, 8 * jj))
             f("xor", d32(lo), d32(lo))
-            for k in range(8):
-                f("mulx", H, lo, m("rsp", MOFF + 8 * k))
-                f("adox", W[k], lo)
-                if k < 7:
-                    f("adcx", W[k + 1], H)
+            for q in range(w):
+                f("mulx", H, lo, m("rsp", MOFF + 8 * q))
+                f("adox", W[q], lo)
+                if q < w - 1:
+                    f("adcx", W[q + 1], H)
             f("mov", d32(lo), "0")
             f("adox", H, lo)
             f("adcx", H, lo)
             out = W[0]
-            if jj == 8:
+            if jj == w:
                 f("add", out, u(pos))
             else:
                 f("neg", cy)
@@ -620,15 +623,16 @@ def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
             f("mov", u(pos), out)
             f("sbb", cy, cy)
             W, H = W[1:] + [H], out
-        # the window (positions kb+n .. kb+n+7) and the carry up to u[2n]
+        # the window (positions kb+n .. kb+n+w-1) and the carry up to u[2n]
         f("neg", cy)
-        for k in range(8):
-            f("adc", W[k], u(kb + n + k))
-            f("mov", u(kb + n + k), W[k])
-        for pos in range(kb + n + 8, 2 * n + 1):
+        for q in range(w):
+            f("adc", W[q], u(kb + n + q))
+            f("mov", u(kb + n + q), W[q])
+        for pos in range(kb + n + w, 2 * n + 1):
             f("mov", lo, u(pos))
             f("adc", lo, "0")
             f("mov", u(pos), lo)
+        kb += w
     # final subtraction: t = u[n..2n-1] + u[2n]*2^(64n)
     top = pool[0]
     f("mov", top, u(2 * n))
@@ -739,7 +743,7 @@ def gen_mont_mem(n, sqr):
         regs = ["rax", "rdi", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
         emit_mul(f, "rsp", U, "rsi", 0, "rcx", 0, n, n, regs)
     f("mov", "rsi", m("rsp", 8))
-    if n in REDC_BLOCKS:
+    if True:  # n = 10..16: blocked REDC in register windows
         MOFF = TMP + 8 * n + 8
         f.frame = MOFF + 64
         f("mov", "rdi", m("rsp", 16))
