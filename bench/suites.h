@@ -2,3 +2,4 @@
  * defined in bench/suite_name.c (picked up by bench/CMakeLists.txt). Order = report order. */
 BENCH_SUITE(core)
 BENCH_SUITE(x64)
+BENCH_SUITE(delayed)
