@@ -6,7 +6,7 @@
 
 /* r[1] = a*b*2^-64 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^64; r may alias a and/or b; constant time.
  * t = r9:r10, m*p = r11:rax, top carry r10 (0/-1)
- * measured: 17.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 16.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n1_bmi2
 	.hidden	tabai_mont_mul_n1_bmi2
@@ -34,7 +34,7 @@ tabai_mont_mul_n1_bmi2:
 
 /* r[2] = a*b*2^-128 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^128; r may alias a and/or b; constant time.
  * window t[0..2] = r10 r11 rbx, carry rbp, lo rax, hi r9, a rsi, p rcx
- * measured: 33.3 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 33.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n2_bmi2
 	.hidden	tabai_mont_mul_n2_bmi2
@@ -123,7 +123,7 @@ tabai_mont_mul_n2_bmi2:
 
 /* r[3] = a*b*2^-192 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^192; r may alias a and/or b; constant time.
  * window t[0..3] = r10 r11 rbx rbp, carry r12, lo rax, hi r9, a rsi, p rcx
- * measured: 48.3 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 46.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n3_bmi2
 	.hidden	tabai_mont_mul_n3_bmi2
@@ -265,7 +265,7 @@ tabai_mont_mul_n3_bmi2:
 
 /* r[4] = a*b*2^-256 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^256; r may alias a and/or b; constant time.
  * window t[0..4] = r10 r11 rbx rbp r12, carry r13, lo rax, hi r9, a rsi, p rcx
- * measured: 71.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 70.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n4_bmi2
 	.hidden	tabai_mont_mul_n4_bmi2
@@ -472,7 +472,7 @@ tabai_mont_mul_n4_bmi2:
 
 /* r[5] = a*b*2^-320 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^320; r may alias a and/or b; constant time.
  * window t[0..5] = r10 r11 rbx rbp r12 r13, carry r14, lo rax, hi r9, a rsi, p rcx
- * measured: 102.2 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 99.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n5_bmi2
 	.hidden	tabai_mont_mul_n5_bmi2
@@ -756,7 +756,7 @@ tabai_mont_mul_n5_bmi2:
 
 /* r[6] = a*b*2^-384 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^384; r may alias a and/or b; constant time.
  * window t[0..6] = r10 r11 rbx rbp r12 r13 r14, carry r15, lo rax, hi r9, a rsi, p rcx, spilled: r
- * measured: 133.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 132.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n6_bmi2
 	.hidden	tabai_mont_mul_n6_bmi2
@@ -1129,7 +1129,7 @@ tabai_mont_mul_n6_bmi2:
 
 /* r[7] = a*b*2^-448 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^448; r may alias a and/or b; constant time.
  * window t[0..7] = r10 r11 rbx rbp r12 r13 r14 r15, carry rdi, lo rax, hi r9, a rsi, p rcx, spilled: r pinv
- * measured: 178.2 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 178.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n7_bmi2
 	.hidden	tabai_mont_mul_n7_bmi2
@@ -1598,7 +1598,7 @@ tabai_mont_mul_n7_bmi2:
 
 /* r[8] = a*b*2^-512 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^512; r may alias a and/or b; constant time.
  * window t[0..8] = r10 r11 rbx rbp r12 r13 r14 r15 rdi, carry r8, lo rax, hi r9, a rsi, p rcx, spilled: r pinv b
- * measured: 246.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 245.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n8_bmi2
 	.hidden	tabai_mont_mul_n8_bmi2
@@ -2182,7 +2182,7 @@ tabai_mont_mul_n8_bmi2:
 
 /* r[9] = a*b*2^-576 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^576; r may alias a and/or b; constant time.
  * window t[0..9] = r10 r11 rbx rbp r12 r13 r14 r15 rdi r8, carry rcx, lo rax, hi r9, a rsi, p rsi, spilled: r pinv b a p
- * measured: 305.2 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 305.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n9_bmi2
 	.hidden	tabai_mont_mul_n9_bmi2
@@ -2905,7 +2905,7 @@ tabai_mont_mul_n9_bmi2:
 
 /* r[10] = a*b*2^-640 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+280
- * measured: 402.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 382.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n10_bmi2
 	.hidden	tabai_mont_mul_n10_bmi2
@@ -3868,7 +3868,7 @@ tabai_mont_mul_n10_bmi2:
 
 /* r[11] = a*b*2^-704 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+304
- * measured: 494.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 463.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n11_bmi2
 	.hidden	tabai_mont_mul_n11_bmi2
@@ -5063,7 +5063,7 @@ tabai_mont_mul_n11_bmi2:
 
 /* r[12] = a*b*2^-768 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+328
- * measured: 586.2 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 544.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n12_bmi2
 	.hidden	tabai_mont_mul_n12_bmi2
@@ -6436,7 +6436,7 @@ tabai_mont_mul_n12_bmi2:
 
 /* r[13] = a*b*2^-832 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+352
- * measured: 902.3 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 642.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n13_bmi2
 	.hidden	tabai_mont_mul_n13_bmi2
@@ -8001,7 +8001,7 @@ tabai_mont_mul_n13_bmi2:
 
 /* r[14] = a*b*2^-896 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+376
- * measured: 767.5 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 750.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n14_bmi2
 	.hidden	tabai_mont_mul_n14_bmi2
@@ -9768,7 +9768,7 @@ tabai_mont_mul_n14_bmi2:
 
 /* r[15] = a*b*2^-960 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+400
- * measured: 878.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 815.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n15_bmi2
 	.hidden	tabai_mont_mul_n15_bmi2
@@ -11751,7 +11751,7 @@ tabai_mont_mul_n15_bmi2:
 
 /* r[16] = a*b*2^-1024 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+424
- * measured: 973.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 916.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n16_bmi2
 	.hidden	tabai_mont_mul_n16_bmi2
@@ -13959,7 +13959,7 @@ tabai_mont_mul_n16_bmi2:
 	.size	tabai_mont_mul_n16_bmi2, .-tabai_mont_mul_n16_bmi2
 
 /* r[1] = a^2*2^-64 mod p: tail call of tabai_mont_mul_n1_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
- * measured: 16.5 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 16.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n1_bmi2
 	.hidden	tabai_mont_sqr_n1_bmi2
@@ -13977,7 +13977,7 @@ tabai_mont_sqr_n1_bmi2:
 	.size	tabai_mont_sqr_n1_bmi2, .-tabai_mont_sqr_n1_bmi2
 
 /* r[2] = a^2*2^-128 mod p: tail call of tabai_mont_mul_n2_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
- * measured: 33.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 33.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n2_bmi2
 	.hidden	tabai_mont_sqr_n2_bmi2
@@ -13995,7 +13995,7 @@ tabai_mont_sqr_n2_bmi2:
 	.size	tabai_mont_sqr_n2_bmi2, .-tabai_mont_sqr_n2_bmi2
 
 /* r[3] = a^2*2^-192 mod p: tail call of tabai_mont_mul_n3_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
- * measured: 49.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 47.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n3_bmi2
 	.hidden	tabai_mont_sqr_n3_bmi2
@@ -14013,7 +14013,7 @@ tabai_mont_sqr_n3_bmi2:
 	.size	tabai_mont_sqr_n3_bmi2, .-tabai_mont_sqr_n3_bmi2
 
 /* r[4] = a^2*2^-256 mod p: tail call of tabai_mont_mul_n4_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
- * measured: 76.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 69.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n4_bmi2
 	.hidden	tabai_mont_sqr_n4_bmi2
@@ -14031,7 +14031,7 @@ tabai_mont_sqr_n4_bmi2:
 	.size	tabai_mont_sqr_n4_bmi2, .-tabai_mont_sqr_n4_bmi2
 
 /* r[5] = a^2*2^-320 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 97.3 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 97.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n5_bmi2
 	.hidden	tabai_mont_sqr_n5_bmi2
@@ -14343,7 +14343,7 @@ tabai_mont_sqr_n5_bmi2:
 	.size	tabai_mont_sqr_n5_bmi2, .-tabai_mont_sqr_n5_bmi2
 
 /* r[6] = a^2*2^-384 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 128.7 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 130.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n6_bmi2
 	.hidden	tabai_mont_sqr_n6_bmi2
@@ -14734,7 +14734,7 @@ tabai_mont_sqr_n6_bmi2:
 	.size	tabai_mont_sqr_n6_bmi2, .-tabai_mont_sqr_n6_bmi2
 
 /* r[7] = a^2*2^-448 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 163.5 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 162.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n7_bmi2
 	.hidden	tabai_mont_sqr_n7_bmi2
@@ -15213,7 +15213,7 @@ tabai_mont_sqr_n7_bmi2:
 	.size	tabai_mont_sqr_n7_bmi2, .-tabai_mont_sqr_n7_bmi2
 
 /* r[8] = a^2*2^-512 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 207.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 207.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n8_bmi2
 	.hidden	tabai_mont_sqr_n8_bmi2
@@ -15789,7 +15789,7 @@ tabai_mont_sqr_n8_bmi2:
 	.size	tabai_mont_sqr_n8_bmi2, .-tabai_mont_sqr_n8_bmi2
 
 /* r[9] = a^2*2^-576 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 251.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 278.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n9_bmi2
 	.hidden	tabai_mont_sqr_n9_bmi2
@@ -16471,7 +16471,7 @@ tabai_mont_sqr_n9_bmi2:
 
 /* r[10] = a^2*2^-640 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+280
- * measured: 344.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 323.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n10_bmi2
 	.hidden	tabai_mont_sqr_n10_bmi2
@@ -17361,7 +17361,7 @@ tabai_mont_sqr_n10_bmi2:
 
 /* r[11] = a^2*2^-704 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+304
- * measured: 411.2 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 398.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n11_bmi2
 	.hidden	tabai_mont_sqr_n11_bmi2
@@ -18382,7 +18382,7 @@ tabai_mont_sqr_n11_bmi2:
 
 /* r[12] = a^2*2^-768 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+328
- * measured: 481.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 461.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n12_bmi2
 	.hidden	tabai_mont_sqr_n12_bmi2
@@ -19546,7 +19546,7 @@ tabai_mont_sqr_n12_bmi2:
 
 /* r[13] = a^2*2^-832 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+352
- * measured: 589.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 536.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n13_bmi2
 	.hidden	tabai_mont_sqr_n13_bmi2
@@ -20962,7 +20962,7 @@ tabai_mont_sqr_n13_bmi2:
 
 /* r[14] = a^2*2^-896 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+376
- * measured: 647.3 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 645.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n14_bmi2
 	.hidden	tabai_mont_sqr_n14_bmi2
@@ -22543,7 +22543,7 @@ tabai_mont_sqr_n14_bmi2:
 
 /* r[15] = a^2*2^-960 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+400
- * measured: 736.7 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 698.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n15_bmi2
 	.hidden	tabai_mont_sqr_n15_bmi2
@@ -24304,7 +24304,7 @@ tabai_mont_sqr_n15_bmi2:
 
 /* r[16] = a^2*2^-1024 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+424
- * measured: 822.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 760.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n16_bmi2
 	.hidden	tabai_mont_sqr_n16_bmi2

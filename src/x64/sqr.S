@@ -6,7 +6,7 @@
 
 /* r[2] = a[1]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 3.9 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 5.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n1_bmi2
 	.hidden	tabai_sqr_n1_bmi2
@@ -25,7 +25,7 @@ tabai_sqr_n1_bmi2:
 
 /* r[4] = a[2]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 8.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 7.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n2_bmi2
 	.hidden	tabai_sqr_n2_bmi2
@@ -62,7 +62,7 @@ tabai_sqr_n2_bmi2:
 
 /* r[6] = a[3]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 14.9 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 15.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n3_bmi2
 	.hidden	tabai_sqr_n3_bmi2
@@ -121,7 +121,7 @@ tabai_sqr_n3_bmi2:
 
 /* r[8] = a[4]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 23.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 23.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n4_bmi2
 	.hidden	tabai_sqr_n4_bmi2
@@ -210,7 +210,7 @@ tabai_sqr_n4_bmi2:
 
 /* r[10] = a[5]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 32.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 32.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n5_bmi2
 	.hidden	tabai_sqr_n5_bmi2
@@ -338,7 +338,7 @@ tabai_sqr_n5_bmi2:
 
 /* r[12] = a[6]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 43.7 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 44.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n6_bmi2
 	.hidden	tabai_sqr_n6_bmi2
@@ -508,7 +508,7 @@ tabai_sqr_n6_bmi2:
 
 /* r[14] = a[7]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 57.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 56.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n7_bmi2
 	.hidden	tabai_sqr_n7_bmi2
@@ -717,7 +717,7 @@ tabai_sqr_n7_bmi2:
 
 /* r[16] = a[8]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 70.8 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 71.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n8_bmi2
 	.hidden	tabai_sqr_n8_bmi2
@@ -962,7 +962,7 @@ tabai_sqr_n8_bmi2:
 
 /* r[18] = a[9]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 84.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 84.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n9_bmi2
 	.hidden	tabai_sqr_n9_bmi2
@@ -1246,7 +1246,7 @@ tabai_sqr_n9_bmi2:
 
 /* r[20] = a[10]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 102.0 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 103.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n10_bmi2
 	.hidden	tabai_sqr_n10_bmi2
@@ -1572,7 +1572,7 @@ tabai_sqr_n10_bmi2:
 
 /* r[22] = a[11]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 122.4 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 121.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n11_bmi2
 	.hidden	tabai_sqr_n11_bmi2
@@ -1943,7 +1943,7 @@ tabai_sqr_n11_bmi2:
 
 /* r[24] = a[12]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 174.2 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 161.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n12_bmi2
 	.hidden	tabai_sqr_n12_bmi2
@@ -2450,7 +2450,7 @@ tabai_sqr_n12_bmi2:
 
 /* r[26] = a[13]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 189.8 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 185.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n13_bmi2
 	.hidden	tabai_sqr_n13_bmi2
@@ -3027,7 +3027,7 @@ tabai_sqr_n13_bmi2:
 
 /* r[28] = a[14]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 209.6 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 210.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n14_bmi2
 	.hidden	tabai_sqr_n14_bmi2
@@ -3662,7 +3662,7 @@ tabai_sqr_n14_bmi2:
 
 /* r[30] = a[15]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 347.1 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 236.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n15_bmi2
 	.hidden	tabai_sqr_n15_bmi2
@@ -4367,7 +4367,7 @@ tabai_sqr_n15_bmi2:
 
 /* r[32] = a[16]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 270.3 TSC ticks per call (AMD EPYC (Zen 1, family 23), 2026-11-22; src/x64/ticks.json)
+ * measured: 267.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n16_bmi2
 	.hidden	tabai_sqr_n16_bmi2
