@@ -372,6 +372,75 @@ static void repro_seed002(FILE *md, const delayed_sink *sink, double sec, double
     }
 }
 
+/* where each technique stands: mul at 256..8192 bits, every delayed-carry kernel (limbs in
+ * and out) and the batched one per product, beside the tier's kernel and GMP */
+static void run_mb4(const dl_impl *m, long iters) {
+    uint64_t *rr[4] = {m->r, m->r + 2 * m->n, m->r + 4 * m->n, m->r + 6 * m->n};
+    const uint64_t *aa[4] = {m->a, m->a, m->b, m->b}, *bb[4] = {m->b, m->a, m->a, m->b};
+    LOOP(tabai_mul_n_fp64fma_mb4_avx2(rr, aa, bb, m->n))
+}
+
+static void repro_scan(FILE *md, const delayed_sink *sink, double sec) {
+    static const unsigned sizes[] = {256, 512, 1024, 2048, 4096, 8192};
+    int avx2 = avx2_ok();
+    fprintf(md, "\n## Where each delayed-carry kernel stands: n x n products, 256 to 8192 bits\n\n");
+    fprintf(md, "Median ns per product, limbs in and out (conversions included), all alternating "
+                "in one run. `tier` is tabai's dispatched `tabai_mul_n` (%s, 64-bit limbs, "
+                "schoolbook), `fp64_fma_mb4` is four independent products per call divided by "
+                "four. The last column is the best delayed-carry time over the tier's: above 1 "
+                "it misses by that factor.\n\n",
+            tabai_cpu_name());
+    fprintf(md, "| bits |");
+    for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0]; k++)
+        if (tabai_kernel_available(dl_mul_kernels[k]) == TABAI_OK)
+            fprintf(md, " %s |", tabai_kernel_name(dl_mul_kernels[k]));
+    fprintf(md, "%s tier | GMP | best delayed / tier |\n|---|", avx2 ? " fp64_fma_mb4 |" : "");
+    for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0] + 3 + (size_t)avx2; k++)
+        if (k >= sizeof dl_mul_kernels / sizeof dl_mul_kernels[0] ||
+            tabai_kernel_available(dl_mul_kernels[k]) == TABAI_OK)
+            fprintf(md, "---|");
+    fprintf(md, "\n");
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si] / 64;
+        static uint64_t a[TABAI_MAX_LIMBS], b[TABAI_MAX_LIMBS], r[8 * TABAI_MAX_LIMBS];
+        for (size_t i = 0; i < n; i++) {
+            a[i] = dl_rand();
+            b[i] = dl_rand();
+        }
+        dl_impl im[12];
+        size_t c = 0;
+        for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0]; k++) {
+            if (tabai_kernel_available(dl_mul_kernels[k]) != TABAI_OK) continue;
+            im[c++] = (dl_impl){.impl = "tabai", .kernel = tabai_kernel_name(dl_mul_kernels[k]),
+                                .symbol = tabai_kernel_symbol(dl_mul_kernels[k]), .run = run_mul_with,
+                                .r = r, .a = a, .b = b, .n = n, .k = dl_mul_kernels[k]};
+        }
+        size_t nmb = c;
+        if (avx2)
+            im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64_fma_mb4", .symbol = "mul_n_fp64fma_mb4_avx2",
+                                .run = run_mb4, .r = r, .a = a, .b = b, .n = n};
+        size_t nt = c;
+        im[c++] = (dl_impl){.impl = "tabai", .kernel = tabai_cpu_name(), .symbol = "mul_n (dispatched)",
+                            .run = run_mul_n, .r = r, .a = a, .b = b, .n = n};
+        im[c++] = (dl_impl){.impl = "gmp", .kernel = "mpn_mul_n", .run = run_gmp_mul, .r = r, .a = a,
+                            .b = b, .n = n};
+        dl_measure(im, c, sec);
+        if (avx2) { /* per product */
+            im[nmb].ns /= 4;
+            im[nmb].tsc /= 4;
+            im[nmb].ns_min /= 4;
+        }
+        double best = 1e300;
+        fprintf(md, "| %u |", sizes[si]);
+        for (size_t i = 0; i < c; i++) {
+            fprintf(md, " %.0f |", im[i].ns);
+            if (i < nt && im[i].ns < best) best = im[i].ns;
+            dl_emit(sink, i == nmb && avx2 ? "mul_mb4_per_product" : "mul", sizes[si], NULL, &im[i]);
+        }
+        fprintf(md, " %.2f |\n", best / im[nt].ns);
+    }
+}
+
 /* seed 003: Ohta (carry save, blocked) vs Montgomery at 220 bits and the larger sizes */
 static void repro_seed003(FILE *md, const delayed_sink *sink, double sec) {
     static const struct {
@@ -496,6 +565,7 @@ static int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds)
     repro_seed002(md, sink, seconds, ghz);
     repro_seed003(md, sink, seconds);
     repro_seed004(md, sink, seconds);
+    repro_scan(md, sink, seconds);
     fprintf(md, "\n## Seed 001: AVX-512 IFMA vs 32-bit lanes\n\nNot measurable on this CPU "
                 "(no AVX-512F, no IFMA).\n");
     return 0;
