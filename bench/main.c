@@ -50,6 +50,8 @@ static void usage(FILE *f) {
           "                 a tier whose kernel is the same function as a lower one is skipped)\n"
           "  --json PATH    write the results there (default: stdout)\n"
           "  --list         print {\"ops\", \"kernels\", \"moduli\"} as JSON on stdout and exit\n"
+          "  --reproduce    the seeds' experiments beside tabai's (= --ops reproduce): writes\n"
+          "                 TABAI_REPRODUCE_MD (default reproduction.md) and its records as .json\n"
           "  --progress     print '@progress DONE TOTAL LABEL' lines on stderr instead of\n"
           "                 one human-readable line per measurement\n",
           f);
@@ -156,6 +158,10 @@ int main(int argc, char **argv) {
             if (*end || !(c.seconds > 0 && c.seconds <= 3600))
                 die_usage("--seconds: expected a number in (0, 3600], got '%s'", argv[i]);
         } else if (!strcmp(a, "--list")) list = 1;
+        else if (!strcmp(a, "--reproduce")) { /* = --ops reproduce (bench/suite_delayed.c) */
+            static char reproduce_ops[] = "reproduce";
+            ops_arg = reproduce_ops;
+        }
         else if (!strcmp(a, "--progress")) c.progress = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
