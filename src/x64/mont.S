@@ -99,15 +99,13 @@ tabai_mont_mul_n2_bmi2:
 	adox	r10, rax
 	mov	rax, rbx
 	sub	rax, qword ptr [rcx]
-	mov	qword ptr [rdi], rax
-	mov	rax, rbp
-	sbb	rax, qword ptr [rcx + 8]
-	mov	qword ptr [rdi + 8], rax
+	mov	r9, rbp
+	sbb	r9, qword ptr [rcx + 8]
 	sbb	r10, 0
-	cmovnc	rbx, qword ptr [rdi]
-	mov	qword ptr [rdi], rbx
-	cmovnc	rbp, qword ptr [rdi + 8]
-	mov	qword ptr [rdi + 8], rbp
+	cmovc	rax, rbx
+	mov	qword ptr [rdi], rax
+	cmovc	r9, rbp
+	mov	qword ptr [rdi + 8], r9
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -233,20 +231,17 @@ tabai_mont_mul_n3_bmi2:
 	adox	r11, rax
 	mov	rax, rbp
 	sub	rax, qword ptr [rcx]
-	mov	qword ptr [rdi], rax
-	mov	rax, r12
-	sbb	rax, qword ptr [rcx + 8]
-	mov	qword ptr [rdi + 8], rax
-	mov	rax, r10
-	sbb	rax, qword ptr [rcx + 16]
-	mov	qword ptr [rdi + 16], rax
+	mov	r9, r12
+	sbb	r9, qword ptr [rcx + 8]
+	mov	rbx, r10
+	sbb	rbx, qword ptr [rcx + 16]
 	sbb	r11, 0
-	cmovnc	rbp, qword ptr [rdi]
-	mov	qword ptr [rdi], rbp
-	cmovnc	r12, qword ptr [rdi + 8]
-	mov	qword ptr [rdi + 8], r12
-	cmovnc	r10, qword ptr [rdi + 16]
-	mov	qword ptr [rdi + 16], r10
+	cmovc	rax, rbp
+	mov	qword ptr [rdi], rax
+	cmovc	r9, r12
+	mov	qword ptr [rdi + 8], r9
+	cmovc	rbx, r10
+	mov	qword ptr [rdi + 16], rbx
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -432,25 +427,21 @@ tabai_mont_mul_n4_bmi2:
 	adox	rbx, rax
 	mov	rax, r12
 	sub	rax, qword ptr [rcx]
-	mov	qword ptr [rdi], rax
-	mov	rax, r13
-	sbb	rax, qword ptr [rcx + 8]
-	mov	qword ptr [rdi + 8], rax
-	mov	rax, r10
-	sbb	rax, qword ptr [rcx + 16]
-	mov	qword ptr [rdi + 16], rax
-	mov	rax, r11
-	sbb	rax, qword ptr [rcx + 24]
-	mov	qword ptr [rdi + 24], rax
+	mov	r9, r13
+	sbb	r9, qword ptr [rcx + 8]
+	mov	rbp, r10
+	sbb	rbp, qword ptr [rcx + 16]
+	mov	rsi, r11
+	sbb	rsi, qword ptr [rcx + 24]
 	sbb	rbx, 0
-	cmovnc	r12, qword ptr [rdi]
-	mov	qword ptr [rdi], r12
-	cmovnc	r13, qword ptr [rdi + 8]
-	mov	qword ptr [rdi + 8], r13
-	cmovnc	r10, qword ptr [rdi + 16]
-	mov	qword ptr [rdi + 16], r10
-	cmovnc	r11, qword ptr [rdi + 24]
-	mov	qword ptr [rdi + 24], r11
+	cmovc	rax, r12
+	mov	qword ptr [rdi], rax
+	cmovc	r9, r13
+	mov	qword ptr [rdi + 8], r9
+	cmovc	rbp, r10
+	mov	qword ptr [rdi + 16], rbp
+	cmovc	rsi, r11
+	mov	qword ptr [rdi + 24], rsi
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -708,30 +699,25 @@ tabai_mont_mul_n5_bmi2:
 	adox	rbp, rax
 	mov	rax, r13
 	sub	rax, qword ptr [rcx]
-	mov	qword ptr [rdi], rax
-	mov	rax, r14
-	sbb	rax, qword ptr [rcx + 8]
-	mov	qword ptr [rdi + 8], rax
-	mov	rax, r10
-	sbb	rax, qword ptr [rcx + 16]
-	mov	qword ptr [rdi + 16], rax
-	mov	rax, r11
-	sbb	rax, qword ptr [rcx + 24]
-	mov	qword ptr [rdi + 24], rax
-	mov	rax, rbx
-	sbb	rax, qword ptr [rcx + 32]
-	mov	qword ptr [rdi + 32], rax
+	mov	r9, r14
+	sbb	r9, qword ptr [rcx + 8]
+	mov	r12, r10
+	sbb	r12, qword ptr [rcx + 16]
+	mov	rsi, r11
+	sbb	rsi, qword ptr [rcx + 24]
+	mov	r15, rbx
+	sbb	r15, qword ptr [rcx + 32]
 	sbb	rbp, 0
-	cmovnc	r13, qword ptr [rdi]
-	mov	qword ptr [rdi], r13
-	cmovnc	r14, qword ptr [rdi + 8]
-	mov	qword ptr [rdi + 8], r14
-	cmovnc	r10, qword ptr [rdi + 16]
-	mov	qword ptr [rdi + 16], r10
-	cmovnc	r11, qword ptr [rdi + 24]
-	mov	qword ptr [rdi + 24], r11
-	cmovnc	rbx, qword ptr [rdi + 32]
-	mov	qword ptr [rdi + 32], rbx
+	cmovc	rax, r13
+	mov	qword ptr [rdi], rax
+	cmovc	r9, r14
+	mov	qword ptr [rdi + 8], r9
+	cmovc	r12, r10
+	mov	qword ptr [rdi + 16], r12
+	cmovc	rsi, r11
+	mov	qword ptr [rdi + 24], rsi
+	cmovc	r15, rbx
+	mov	qword ptr [rdi + 32], r15
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15

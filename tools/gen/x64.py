@@ -311,10 +311,21 @@ def emit_sqr_pass(f, R, roff, A, aoff, n, regs):
 FREE_BASE = ["r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
 
 
-def final_sub_regs(f, T, top, P, R, lo):
+def final_sub_regs(f, T, top, P, R, lo, free=()):
     """R[n] = T - p if T + top*2^(64n) >= p else T (T: registers, top in {0,1} register).
-    s = T - p is staged in R, then cmov by the borrow: no branch."""
+    s = T - p in the free registers if there are enough, else staged in R; then cmov by the
+    borrow: no branch."""
     n = len(T)
+    if len(free) >= n:
+        S = list(free)[:n]
+        for j in range(n):
+            f("mov", S[j], T[j])
+            f("sub" if j == 0 else "sbb", S[j], m(P, 8 * j))
+        f("sbb", top, "0")  # CF = 1 iff T < p and top == 0: keep T
+        for j in range(n):
+            f("cmovc", S[j], T[j])
+            f("mov", m(R, 8 * j), S[j])
+        return
     for j in range(n):
         f("mov", lo, T[j])
         f("sub" if j == 0 else "sbb", lo, m(P, 8 * j))
@@ -437,10 +448,13 @@ def gen_mont_mul(n):
         f("adox", C1, lo)
         T, C1 = T[1:] + [C1], T[0]
     R = "rdi"
+    free = [lo, hi, C1] + ([] if alternate else ["rsi"]) + ([Breg] if b_in_reg else [])
     if "r" in slots:
         f("mov", "rdx", m("rsp", slots["r"]))
         R = "rdx"
-    final_sub_regs(f, T[:n], T[n], P, R, lo)
+    else:
+        free.append("rdx")
+    final_sub_regs(f, T[:n], T[n], P, R, lo, free)
     return f
 
 
