@@ -14050,43 +14050,37 @@ tabai_mont_sqr_n5_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
-	mulx	rdi, rcx, qword ptr [rsi + 8]
-	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 24]
+	mulx	rcx, r10, qword ptr [rsi + 8]
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adc	rdi, rax
+	mulx	r9, rax, qword ptr [rsi + 32]
 	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
-	adc	r10, 0
-	mov	qword ptr [rsp + 32], rcx
-	mov	qword ptr [rsp + 40], rdi
+	adc	r9, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
 	adox	r8, rax
 	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r9, rax
-	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r10, rax
+	adox	r9, rax
 	mov	eax, 0
 	adox	r11, rax
 	adcx	r11, rax
-	mov	qword ptr [rsp + 48], r8
-	mov	qword ptr [rsp + 56], r9
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
+	adox	r9, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
 	mov	eax, 0
 	adox	rbx, rax
 	adcx	rbx, rax
-	mov	qword ptr [rsp + 64], r10
-	mov	qword ptr [rsp + 72], r11
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 32]
@@ -14094,56 +14088,46 @@ tabai_mont_sqr_n5_bmi2:
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
-	mov	qword ptr [rsp + 80], rbx
-	mov	qword ptr [rsp + 88], rbp
-	xor	edi, edi
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r12, rax, rdx
 	mov	qword ptr [rsp + 24], rax
-	mov	r8, qword ptr [rsp + 32]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 32], r8
+	xor	edx, edx
+	adcx	r10, r10
+	adox	r10, r12
+	mov	qword ptr [rsp + 32], r10
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 40]
+	mulx	r12, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rsp + 40], rcx
 	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 40], rdi
-	mov	r8, qword ptr [rsp + 48]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 48], r8
+	adox	rdi, r12
+	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 56]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 56], rdi
-	mov	r8, qword ptr [rsp + 64]
+	mulx	r12, rax, rdx
 	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 64], r8
+	adox	r8, rax
+	mov	qword ptr [rsp + 56], r8
+	adcx	r9, r9
+	adox	r9, r12
+	mov	qword ptr [rsp + 64], r9
 	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 72]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 72], rdi
-	mov	r8, qword ptr [rsp + 80]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 80], r8
+	mulx	r12, rax, rdx
+	adcx	r11, r11
+	adox	r11, rax
+	mov	qword ptr [rsp + 72], r11
+	adcx	rbx, rbx
+	adox	rbx, r12
+	mov	qword ptr [rsp + 80], rbx
 	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 88]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 88], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 96], r8
+	mulx	r12, rax, rdx
+	adcx	rbp, rbp
+	adox	rbp, rax
+	mov	qword ptr [rsp + 88], rbp
+	mov	r10d, 0
+	adcx	r10, r10
+	adox	r10, r12
+	mov	qword ptr [rsp + 96], r10
 	mov	rsi, qword ptr [rsp + 8]
 	mov	r15, qword ptr [rsp + 16]
 	mov	r8, qword ptr [rsp + 24]
@@ -14362,51 +14346,45 @@ tabai_mont_sqr_n6_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
-	mulx	rdi, rcx, qword ptr [rsi + 8]
-	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 24]
+	mulx	rcx, r11, qword ptr [rsi + 8]
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adc	rdi, rax
+	mulx	r9, rax, qword ptr [rsi + 32]
 	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 32]
+	mulx	r10, rax, qword ptr [rsi + 40]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
-	adc	r11, 0
-	mov	qword ptr [rsp + 32], rcx
-	mov	qword ptr [rsp + 40], rdi
+	adc	r10, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
 	adox	r8, rax
 	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
+	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r9, rax
 	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r10, rax
-	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r11, rax
+	adox	r10, rax
 	mov	eax, 0
 	adox	rbx, rax
 	adcx	rbx, rax
-	mov	qword ptr [rsp + 48], r8
-	mov	qword ptr [rsp + 56], r9
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rbp
+	adox	r9, rax
+	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r11, rax
+	adox	r10, rax
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
-	mov	qword ptr [rsp + 64], r10
-	mov	qword ptr [rsp + 72], r11
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 32]
@@ -14417,8 +14395,6 @@ tabai_mont_sqr_n6_bmi2:
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
-	mov	qword ptr [rsp + 80], rbx
-	mov	qword ptr [rsp + 88], rbp
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 40]
@@ -14426,66 +14402,54 @@ tabai_mont_sqr_n6_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
-	mov	qword ptr [rsp + 96], r12
-	mov	qword ptr [rsp + 104], r13
-	xor	edi, edi
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r14, rax, rdx
 	mov	qword ptr [rsp + 24], rax
-	mov	r8, qword ptr [rsp + 32]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 32], r8
+	xor	edx, edx
+	adcx	r11, r11
+	adox	r11, r14
+	mov	qword ptr [rsp + 32], r11
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 40]
+	mulx	r14, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rsp + 40], rcx
 	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 40], rdi
-	mov	r8, qword ptr [rsp + 48]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 48], r8
+	adox	rdi, r14
+	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 56]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 56], rdi
-	mov	r8, qword ptr [rsp + 64]
+	mulx	r14, rax, rdx
 	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 64], r8
+	adox	r8, rax
+	mov	qword ptr [rsp + 56], r8
+	adcx	r9, r9
+	adox	r9, r14
+	mov	qword ptr [rsp + 64], r9
 	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 72]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 72], rdi
-	mov	r8, qword ptr [rsp + 80]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 80], r8
+	mulx	r14, rax, rdx
+	adcx	r10, r10
+	adox	r10, rax
+	mov	qword ptr [rsp + 72], r10
+	adcx	rbx, rbx
+	adox	rbx, r14
+	mov	qword ptr [rsp + 80], rbx
 	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 88]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 88], rdi
-	mov	r8, qword ptr [rsp + 96]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 96], r8
+	mulx	r14, rax, rdx
+	adcx	rbp, rbp
+	adox	rbp, rax
+	mov	qword ptr [rsp + 88], rbp
+	adcx	r12, r12
+	adox	r12, r14
+	mov	qword ptr [rsp + 96], r12
 	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 104]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 104], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 112], r8
+	mulx	r14, rax, rdx
+	adcx	r13, r13
+	adox	r13, rax
+	mov	qword ptr [rsp + 104], r13
+	mov	r11d, 0
+	adcx	r11, r11
+	adox	r11, r14
+	mov	qword ptr [rsp + 112], r11
 	mov	rsi, qword ptr [rsp + 8]
 	mov	r15, qword ptr [rsp + 16]
 	mov	r8, qword ptr [rsp + 24]
@@ -19565,51 +19529,45 @@ tabai_mont_sqr_n13_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
-	mulx	rdi, rcx, qword ptr [rsi + 8]
-	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 24]
+	mulx	rcx, r11, qword ptr [rsi + 8]
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adc	rdi, rax
+	mulx	r9, rax, qword ptr [rsi + 32]
 	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 32]
+	mulx	r10, rax, qword ptr [rsi + 40]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
-	adc	r11, 0
-	mov	qword ptr [rsp + 40], rcx
-	mov	qword ptr [rsp + 48], rdi
+	adc	r10, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
 	adox	r8, rax
 	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
+	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r9, rax
 	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r10, rax
-	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r11, rax
+	adox	r10, rax
 	mov	eax, 0
 	adox	rbx, rax
 	adcx	rbx, rax
-	mov	qword ptr [rsp + 56], r8
-	mov	qword ptr [rsp + 64], r9
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rbp
+	adox	r9, rax
+	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r11, rax
+	adox	r10, rax
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
-	mov	qword ptr [rsp + 72], r10
-	mov	qword ptr [rsp + 80], r11
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 32]
@@ -19620,8 +19578,6 @@ tabai_mont_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
-	mov	qword ptr [rsp + 88], rbx
-	mov	qword ptr [rsp + 96], rbp
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 40]
@@ -19629,66 +19585,54 @@ tabai_mont_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
-	mov	qword ptr [rsp + 104], r12
-	mov	qword ptr [rsp + 112], r13
-	xor	edi, edi
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r14, rax, rdx
 	mov	qword ptr [rsp + 32], rax
-	mov	r8, qword ptr [rsp + 40]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 40], r8
+	xor	edx, edx
+	adcx	r11, r11
+	adox	r11, r14
+	mov	qword ptr [rsp + 40], r11
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 48]
+	mulx	r14, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rsp + 48], rcx
 	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 48], rdi
-	mov	r8, qword ptr [rsp + 56]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 56], r8
+	adox	rdi, r14
+	mov	qword ptr [rsp + 56], rdi
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 64]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 64], rdi
-	mov	r8, qword ptr [rsp + 72]
+	mulx	r14, rax, rdx
 	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 72], r8
+	adox	r8, rax
+	mov	qword ptr [rsp + 64], r8
+	adcx	r9, r9
+	adox	r9, r14
+	mov	qword ptr [rsp + 72], r9
 	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 80]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 80], rdi
-	mov	r8, qword ptr [rsp + 88]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 88], r8
+	mulx	r14, rax, rdx
+	adcx	r10, r10
+	adox	r10, rax
+	mov	qword ptr [rsp + 80], r10
+	adcx	rbx, rbx
+	adox	rbx, r14
+	mov	qword ptr [rsp + 88], rbx
 	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 96]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 96], rdi
-	mov	r8, qword ptr [rsp + 104]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 104], r8
+	mulx	r14, rax, rdx
+	adcx	rbp, rbp
+	adox	rbp, rax
+	mov	qword ptr [rsp + 96], rbp
+	adcx	r12, r12
+	adox	r12, r14
+	mov	qword ptr [rsp + 104], r12
 	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 112]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 112], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 120], r8
+	mulx	r14, rax, rdx
+	adcx	r13, r13
+	adox	r13, rax
+	mov	qword ptr [rsp + 112], r13
+	mov	r11d, 0
+	adcx	r11, r11
+	adox	r11, r14
+	mov	qword ptr [rsp + 120], r11
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	rdi, rcx, qword ptr [rsi + 56]
 	mulx	r8, rax, qword ptr [rsi + 64]

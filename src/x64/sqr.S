@@ -35,27 +35,23 @@ tabai_sqr_n2_bmi2:
 	.cfi_startproc
 	endbr64
 	mov	rdx, qword ptr [rsi]
-	mulx	r8, rcx, qword ptr [rsi + 8]
-	mov	qword ptr [rdi + 8], rcx
-	mov	qword ptr [rdi + 16], r8
-	xor	r8d, r8d
+	mulx	rcx, r8, qword ptr [rsi + 8]
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r9, rax, rdx
 	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
+	xor	edx, edx
 	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
+	adox	r8, r9
+	mov	qword ptr [rdi + 8], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	r9, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rdi + 16], rcx
+	mov	r8d, 0
+	adcx	r8, r8
+	adox	r8, r9
+	mov	qword ptr [rdi + 24], r8
 	ret
 	.cfi_endproc
 	.size	tabai_sqr_n2_bmi2, .-tabai_sqr_n2_bmi2
@@ -72,48 +68,40 @@ tabai_sqr_n3_bmi2:
 	.cfi_startproc
 	endbr64
 	mov	rdx, qword ptr [rsi]
-	mulx	r8, rcx, qword ptr [rsi + 8]
-	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
-	adc	r9, 0
-	mov	qword ptr [rdi + 8], rcx
-	mov	qword ptr [rdi + 16], r8
+	mulx	rcx, r9, qword ptr [rsi + 8]
+	mulx	r8, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	adc	r8, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	r9, rax
+	adox	r8, rax
 	mov	eax, 0
 	adox	r10, rax
 	adcx	r10, rax
-	mov	qword ptr [rdi + 24], r9
-	mov	qword ptr [rdi + 32], r10
-	xor	r8d, r8d
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r11, rax, rdx
 	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
+	xor	edx, edx
 	adcx	r9, r9
-	adox	r9, rcx
+	adox	r9, r11
 	mov	qword ptr [rdi + 8], r9
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
+	mulx	r11, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rdi + 16], rcx
 	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
+	adox	r8, r11
+	mov	qword ptr [rdi + 24], r8
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
+	mulx	r11, rax, rdx
+	adcx	r10, r10
+	adox	r10, rax
+	mov	qword ptr [rdi + 32], r10
 	mov	r9d, 0
 	adcx	r9, r9
-	adox	r9, rcx
+	adox	r9, r11
 	mov	qword ptr [rdi + 40], r9
 	ret
 	.cfi_endproc
@@ -133,27 +121,26 @@ tabai_sqr_n4_bmi2:
 	push	rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset rbx, 0
+	push	rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rbp, 0
 	mov	rdx, qword ptr [rsi]
-	mulx	r8, rcx, qword ptr [rsi + 8]
-	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	adc	r10, 0
-	mov	qword ptr [rdi + 8], rcx
-	mov	qword ptr [rdi + 16], r8
+	mulx	rcx, r10, qword ptr [rsi + 8]
+	mulx	r8, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adc	r8, rax
+	adc	r9, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, r11
+	adox	r8, rax
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r10, rax
+	adox	r9, rax
 	mov	eax, 0
 	adox	r11, rax
 	adcx	r11, rax
-	mov	qword ptr [rdi + 24], r9
-	mov	qword ptr [rdi + 32], r10
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 24]
@@ -161,46 +148,41 @@ tabai_sqr_n4_bmi2:
 	mov	eax, 0
 	adox	rbx, rax
 	adcx	rbx, rax
-	mov	qword ptr [rdi + 40], r11
-	mov	qword ptr [rdi + 48], rbx
-	xor	r8d, r8d
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	rbp, rax, rdx
 	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
+	xor	edx, edx
+	adcx	r10, r10
+	adox	r10, rbp
+	mov	qword ptr [rdi + 8], r10
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
+	mulx	rbp, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rdi + 16], rcx
 	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
+	adox	r8, rbp
+	mov	qword ptr [rdi + 24], r8
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
+	mulx	rbp, rax, rdx
 	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
+	adox	r9, rax
+	mov	qword ptr [rdi + 32], r9
+	adcx	r11, r11
+	adox	r11, rbp
+	mov	qword ptr [rdi + 40], r11
 	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
+	mulx	rbp, rax, rdx
+	adcx	rbx, rbx
+	adox	rbx, rax
+	mov	qword ptr [rdi + 48], rbx
+	mov	r10d, 0
+	adcx	r10, r10
+	adox	r10, rbp
+	mov	qword ptr [rdi + 56], r10
+	pop	rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore rbp
 	pop	rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore rbx
@@ -228,44 +210,41 @@ tabai_sqr_n5_bmi2:
 	push	r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r12, 0
+	push	r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r13, 0
 	mov	rdx, qword ptr [rsi]
-	mulx	r8, rcx, qword ptr [rsi + 8]
-	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
+	mulx	rcx, r11, qword ptr [rsi + 8]
+	mulx	r8, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adc	r8, rax
+	mulx	r10, rax, qword ptr [rsi + 32]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	adc	r11, 0
-	mov	qword ptr [rdi + 8], rcx
-	mov	qword ptr [rdi + 16], r8
+	adc	r10, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
 	adox	r9, rax
 	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
+	adox	r10, rax
 	mov	eax, 0
 	adox	rbx, rax
 	adcx	rbx, rax
-	mov	qword ptr [rdi + 24], r9
-	mov	qword ptr [rdi + 32], r10
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r11, rax
+	adox	r10, rax
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 32]
 	adox	rbx, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
-	mov	qword ptr [rdi + 40], r11
-	mov	qword ptr [rdi + 48], rbx
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 32]
@@ -273,56 +252,49 @@ tabai_sqr_n5_bmi2:
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
-	mov	qword ptr [rdi + 56], rbp
-	mov	qword ptr [rdi + 64], r12
-	xor	r8d, r8d
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r13, rax, rdx
 	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
+	xor	edx, edx
+	adcx	r11, r11
+	adox	r11, r13
+	mov	qword ptr [rdi + 8], r11
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
+	mulx	r13, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rdi + 16], rcx
 	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
+	adox	r8, r13
+	mov	qword ptr [rdi + 24], r8
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
+	mulx	r13, rax, rdx
 	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
+	adox	r9, rax
+	mov	qword ptr [rdi + 32], r9
+	adcx	r10, r10
+	adox	r10, r13
+	mov	qword ptr [rdi + 40], r10
 	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
+	mulx	r13, rax, rdx
+	adcx	rbx, rbx
+	adox	rbx, rax
+	mov	qword ptr [rdi + 48], rbx
+	adcx	rbp, rbp
+	adox	rbp, r13
+	mov	qword ptr [rdi + 56], rbp
 	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
+	mulx	r13, rax, rdx
+	adcx	r12, r12
+	adox	r12, rax
+	mov	qword ptr [rdi + 64], r12
+	mov	r11d, 0
+	adcx	r11, r11
+	adox	r11, r13
+	mov	qword ptr [rdi + 72], r11
+	pop	r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
 	pop	r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r12
@@ -362,52 +334,49 @@ tabai_sqr_n6_bmi2:
 	push	r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r14, 0
+	push	r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
-	mulx	r8, rcx, qword ptr [rsi + 8]
-	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
+	mulx	rcx, rbx, qword ptr [rsi + 8]
+	mulx	r8, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adc	r8, rax
+	mulx	r10, rax, qword ptr [rsi + 32]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
+	mulx	r11, rax, qword ptr [rsi + 40]
 	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	adc	rbx, 0
-	mov	qword ptr [rdi + 8], rcx
-	mov	qword ptr [rdi + 16], r8
+	adc	r11, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r9, rax
 	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
+	mulx	rbp, rax, qword ptr [rsi + 32]
 	adox	r10, rax
 	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
+	adox	r11, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
-	mov	qword ptr [rdi + 24], r9
-	mov	qword ptr [rdi + 32], r10
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, r12
+	adox	r10, rax
+	adcx	r11, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
+	adox	r11, rax
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 40]
 	adox	rbp, rax
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
-	mov	qword ptr [rdi + 40], r11
-	mov	qword ptr [rdi + 48], rbx
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 32]
@@ -418,8 +387,6 @@ tabai_sqr_n6_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
-	mov	qword ptr [rdi + 56], rbp
-	mov	qword ptr [rdi + 64], r12
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r14, rax, qword ptr [rsi + 40]
@@ -427,66 +394,57 @@ tabai_sqr_n6_bmi2:
 	mov	eax, 0
 	adox	r14, rax
 	adcx	r14, rax
-	mov	qword ptr [rdi + 72], r13
-	mov	qword ptr [rdi + 80], r14
-	xor	r8d, r8d
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r15, rax, rdx
 	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
+	xor	edx, edx
+	adcx	rbx, rbx
+	adox	rbx, r15
+	mov	qword ptr [rdi + 8], rbx
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
+	mulx	r15, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rdi + 16], rcx
 	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
+	adox	r8, r15
+	mov	qword ptr [rdi + 24], r8
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
+	mulx	r15, rax, rdx
 	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
+	adox	r9, rax
+	mov	qword ptr [rdi + 32], r9
+	adcx	r10, r10
+	adox	r10, r15
+	mov	qword ptr [rdi + 40], r10
 	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
+	mulx	r15, rax, rdx
+	adcx	r11, r11
+	adox	r11, rax
+	mov	qword ptr [rdi + 48], r11
+	adcx	rbp, rbp
+	adox	rbp, r15
+	mov	qword ptr [rdi + 56], rbp
 	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9, qword ptr [rdi + 72]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
+	mulx	r15, rax, rdx
+	adcx	r12, r12
+	adox	r12, rax
+	mov	qword ptr [rdi + 64], r12
+	adcx	r13, r13
+	adox	r13, r15
+	mov	qword ptr [rdi + 72], r13
 	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 80]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 80], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 88], r9
+	mulx	r15, rax, rdx
+	adcx	r14, r14
+	adox	r14, rax
+	mov	qword ptr [rdi + 80], r14
+	mov	ebx, 0
+	adcx	rbx, rbx
+	adox	rbx, r15
+	mov	qword ptr [rdi + 88], rbx
+	pop	r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r15
 	pop	r14
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r14
@@ -1967,54 +1925,51 @@ tabai_sqr_n12_bmi2:
 	push	r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r14, 0
+	push	r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r15, 0
 	sub	rsp, 96
 	.cfi_adjust_cfa_offset 96
 	mov	rdx, qword ptr [rsi]
-	mulx	r8, rcx, qword ptr [rsi + 8]
-	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
+	mulx	rcx, rbx, qword ptr [rsi + 8]
+	mulx	r8, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adc	r8, rax
+	mulx	r10, rax, qword ptr [rsi + 32]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
+	mulx	r11, rax, qword ptr [rsi + 40]
 	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	adc	rbx, 0
-	mov	qword ptr [rdi + 8], rcx
-	mov	qword ptr [rdi + 16], r8
+	adc	r11, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r9, rax
 	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
+	mulx	rbp, rax, qword ptr [rsi + 32]
 	adox	r10, rax
 	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
+	adox	r11, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
-	mov	qword ptr [rdi + 24], r9
-	mov	qword ptr [rdi + 32], r10
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, r12
+	adox	r10, rax
+	adcx	r11, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
+	adox	r11, rax
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 40]
 	adox	rbp, rax
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
-	mov	qword ptr [rdi + 40], r11
-	mov	qword ptr [rdi + 48], rbx
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 32]
@@ -2025,8 +1980,6 @@ tabai_sqr_n12_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
-	mov	qword ptr [rdi + 56], rbp
-	mov	qword ptr [rdi + 64], r12
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r14, rax, qword ptr [rsi + 40]
@@ -2034,112 +1987,94 @@ tabai_sqr_n12_bmi2:
 	mov	eax, 0
 	adox	r14, rax
 	adcx	r14, rax
-	mov	qword ptr [rdi + 72], r13
-	mov	qword ptr [rdi + 80], r14
-	xor	r8d, r8d
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r15, rax, rdx
 	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
+	xor	edx, edx
+	adcx	rbx, rbx
+	adox	rbx, r15
+	mov	qword ptr [rdi + 8], rbx
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
+	mulx	r15, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rdi + 16], rcx
 	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
+	adox	r8, r15
+	mov	qword ptr [rdi + 24], r8
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
+	mulx	r15, rax, rdx
 	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
+	adox	r9, rax
+	mov	qword ptr [rdi + 32], r9
+	adcx	r10, r10
+	adox	r10, r15
+	mov	qword ptr [rdi + 40], r10
 	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
+	mulx	r15, rax, rdx
+	adcx	r11, r11
+	adox	r11, rax
+	mov	qword ptr [rdi + 48], r11
+	adcx	rbp, rbp
+	adox	rbp, r15
+	mov	qword ptr [rdi + 56], rbp
 	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9, qword ptr [rdi + 72]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
+	mulx	r15, rax, rdx
+	adcx	r12, r12
+	adox	r12, rax
+	mov	qword ptr [rdi + 64], r12
+	adcx	r13, r13
+	adox	r13, r15
+	mov	qword ptr [rdi + 72], r13
 	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 80]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 80], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 88], r9
+	mulx	r15, rax, rdx
+	adcx	r14, r14
+	adox	r14, rax
+	mov	qword ptr [rdi + 80], r14
+	mov	ebx, 0
+	adcx	rbx, rbx
+	adox	rbx, r15
+	mov	qword ptr [rdi + 88], rbx
 	mov	rdx, qword ptr [rsi + 48]
-	mulx	r8, rcx, qword ptr [rsi + 56]
-	mulx	r9, rax, qword ptr [rsi + 64]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 72]
+	mulx	rcx, rbx, qword ptr [rsi + 56]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	add	rcx, rax
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adc	r8, rax
+	mulx	r10, rax, qword ptr [rsi + 80]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 80]
+	mulx	r11, rax, qword ptr [rsi + 88]
 	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
-	adc	rbx, 0
-	mov	qword ptr [rdi + 104], rcx
-	mov	qword ptr [rdi + 112], r8
+	adc	r11, 0
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
 	adox	r9, rax
 	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
+	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	r10, rax
 	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
+	adox	r11, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
-	mov	qword ptr [rdi + 120], r9
-	mov	qword ptr [rdi + 128], r10
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r12
+	adox	r10, rax
+	adcx	r11, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
+	adox	r11, rax
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
-	mov	qword ptr [rdi + 136], r11
-	mov	qword ptr [rdi + 144], rbx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 80]
@@ -2150,8 +2085,6 @@ tabai_sqr_n12_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
-	mov	qword ptr [rdi + 152], rbp
-	mov	qword ptr [rdi + 160], r12
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
 	mulx	r14, rax, qword ptr [rsi + 88]
@@ -2159,66 +2092,54 @@ tabai_sqr_n12_bmi2:
 	mov	eax, 0
 	adox	r14, rax
 	adcx	r14, rax
-	mov	qword ptr [rdi + 168], r13
-	mov	qword ptr [rdi + 176], r14
-	xor	r8d, r8d
 	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
+	mulx	r15, rax, rdx
 	mov	qword ptr [rdi + 96], rax
-	mov	r9, qword ptr [rdi + 104]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 104], r9
+	xor	edx, edx
+	adcx	rbx, rbx
+	adox	rbx, r15
+	mov	qword ptr [rdi + 104], rbx
 	mov	rdx, qword ptr [rsi + 56]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 112]
+	mulx	r15, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rdi + 112], rcx
 	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 112], r8
-	mov	r9, qword ptr [rdi + 120]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 120], r9
+	adox	r8, r15
+	mov	qword ptr [rdi + 120], r8
 	mov	rdx, qword ptr [rsi + 64]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 128]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 128], r8
-	mov	r9, qword ptr [rdi + 136]
+	mulx	r15, rax, rdx
 	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 136], r9
+	adox	r9, rax
+	mov	qword ptr [rdi + 128], r9
+	adcx	r10, r10
+	adox	r10, r15
+	mov	qword ptr [rdi + 136], r10
 	mov	rdx, qword ptr [rsi + 72]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 144]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 144], r8
-	mov	r9, qword ptr [rdi + 152]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 152], r9
+	mulx	r15, rax, rdx
+	adcx	r11, r11
+	adox	r11, rax
+	mov	qword ptr [rdi + 144], r11
+	adcx	rbp, rbp
+	adox	rbp, r15
+	mov	qword ptr [rdi + 152], rbp
 	mov	rdx, qword ptr [rsi + 80]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 160]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 160], r8
-	mov	r9, qword ptr [rdi + 168]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 168], r9
+	mulx	r15, rax, rdx
+	adcx	r12, r12
+	adox	r12, rax
+	mov	qword ptr [rdi + 160], r12
+	adcx	r13, r13
+	adox	r13, r15
+	mov	qword ptr [rdi + 168], r13
 	mov	rdx, qword ptr [rsi + 88]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 176]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 176], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 184], r9
+	mulx	r15, rax, rdx
+	adcx	r14, r14
+	adox	r14, rax
+	mov	qword ptr [rdi + 176], r14
+	mov	ebx, 0
+	adcx	rbx, rbx
+	adox	rbx, r15
+	mov	qword ptr [rdi + 184], rbx
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	r8, rcx, qword ptr [rsi]
 	mulx	r9, rax, qword ptr [rsi + 8]
@@ -2429,6 +2350,9 @@ tabai_sqr_n12_bmi2:
 	mov	qword ptr [rdi + 184], rax
 	add	rsp, 96
 	.cfi_adjust_cfa_offset -96
+	pop	r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r15
 	pop	r14
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r14
@@ -2480,51 +2404,45 @@ tabai_sqr_n13_bmi2:
 	sub	rsp, 104
 	.cfi_adjust_cfa_offset 104
 	mov	rdx, qword ptr [rsi]
-	mulx	r8, rcx, qword ptr [rsi + 8]
-	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
+	mulx	rcx, rbx, qword ptr [rsi + 8]
+	mulx	r8, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adc	r8, rax
+	mulx	r10, rax, qword ptr [rsi + 32]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
+	mulx	r11, rax, qword ptr [rsi + 40]
 	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	adc	rbx, 0
-	mov	qword ptr [rdi + 8], rcx
-	mov	qword ptr [rdi + 16], r8
+	adc	r11, 0
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r9, rax
 	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
+	mulx	rbp, rax, qword ptr [rsi + 32]
 	adox	r10, rax
 	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
+	adox	r11, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
-	mov	qword ptr [rdi + 24], r9
-	mov	qword ptr [rdi + 32], r10
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, r12
+	adox	r10, rax
+	adcx	r11, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
+	adox	r11, rax
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 40]
 	adox	rbp, rax
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
-	mov	qword ptr [rdi + 40], r11
-	mov	qword ptr [rdi + 48], rbx
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 32]
@@ -2535,8 +2453,6 @@ tabai_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
-	mov	qword ptr [rdi + 56], rbp
-	mov	qword ptr [rdi + 64], r12
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r14, rax, qword ptr [rsi + 40]
@@ -2544,66 +2460,54 @@ tabai_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r14, rax
 	adcx	r14, rax
-	mov	qword ptr [rdi + 72], r13
-	mov	qword ptr [rdi + 80], r14
-	xor	r8d, r8d
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
+	mulx	r15, rax, rdx
 	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
+	xor	edx, edx
+	adcx	rbx, rbx
+	adox	rbx, r15
+	mov	qword ptr [rdi + 8], rbx
 	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
+	mulx	r15, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rdi + 16], rcx
 	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
+	adox	r8, r15
+	mov	qword ptr [rdi + 24], r8
 	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
+	mulx	r15, rax, rdx
 	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
+	adox	r9, rax
+	mov	qword ptr [rdi + 32], r9
+	adcx	r10, r10
+	adox	r10, r15
+	mov	qword ptr [rdi + 40], r10
 	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
+	mulx	r15, rax, rdx
+	adcx	r11, r11
+	adox	r11, rax
+	mov	qword ptr [rdi + 48], r11
+	adcx	rbp, rbp
+	adox	rbp, r15
+	mov	qword ptr [rdi + 56], rbp
 	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9, qword ptr [rdi + 72]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
+	mulx	r15, rax, rdx
+	adcx	r12, r12
+	adox	r12, rax
+	mov	qword ptr [rdi + 64], r12
+	adcx	r13, r13
+	adox	r13, r15
+	mov	qword ptr [rdi + 72], r13
 	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 80]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 80], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 88], r9
+	mulx	r15, rax, rdx
+	adcx	r14, r14
+	adox	r14, rax
+	mov	qword ptr [rdi + 80], r14
+	mov	ebx, 0
+	adcx	rbx, rbx
+	adox	rbx, r15
+	mov	qword ptr [rdi + 88], rbx
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	r8, rcx, qword ptr [rsi + 56]
 	mulx	r9, rax, qword ptr [rsi + 64]

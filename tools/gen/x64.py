@@ -211,6 +211,9 @@ def emit_mul_chunk(f, R, roff, A, aoff, B, boff, w, nb, c0, first, regs):
 def emit_sqr(f, R, roff, A, aoff, n, regs, tmp_off=None):
     """R[2n] = A[n]^2. For n > len(regs)-1 splits a = aL + aH*2^(64h):
     aL^2, aH^2 and 2*aL*aH (the cross product at rsp+tmp_off, n limbs)."""
+    if 2 <= n and 2 * n <= len(regs):
+        emit_sqr_regs(f, R, roff, A, aoff, n, regs)
+        return
     if n <= len(regs) - 1:
         emit_sqr_tri(f, R, roff, A, aoff, n, regs)
         emit_sqr_pass(f, R, roff, A, aoff, n, regs)
@@ -233,6 +236,68 @@ def emit_sqr(f, R, roff, A, aoff, n, regs, tmp_off=None):
         f("adcx", x, z)
         f("adox", x, z)
         f("mov", m(R, roff + 8 * k), x)
+
+
+def emit_sqr_regs(f, R, roff, A, aoff, n, regs):
+    """R[2n] = A[n]^2 with every off-diagonal limb kept in a register (2n <= len(regs)): the
+    triangle by rows, then the doubling (adcx) + diagonal (adox) pass straight from the
+    registers, each result limb stored once."""
+    lo = regs[0]
+    free = list(regs[1:])
+    reg = {}  # position -> register
+    w = n - 1
+    W = free[:w]
+    free = free[w:]
+    out = free.pop(0)
+    f("mov", "rdx", m(A, aoff))
+    f("mulx", W[0], out, m(A, aoff + 8))
+    for j in range(1, w):
+        f("mulx", W[j], lo, m(A, aoff + 8 * (1 + j)))
+        f("add" if j == 1 else "adc", W[j - 1], lo)
+    if w > 1:
+        f("adc", W[w - 1], "0")
+    reg[1] = out
+    pos0 = 2
+    for i in range(1, n - 1):
+        while pos0 < 2 * i + 1:
+            reg[pos0] = W[0]
+            W = W[1:]
+            pos0 += 1
+        H = free.pop(0)
+        f("mov", "rdx", m(A, aoff + 8 * i))
+        f("xor", d32(lo), d32(lo))
+        for j in range(len(W)):
+            f("mulx", H, lo, m(A, aoff + 8 * (i + 1 + j)))
+            f("adox", W[j], lo)
+            if j < len(W) - 1:
+                f("adcx", W[j + 1], H)
+        f("mov", d32(lo), "0")
+        f("adox", H, lo)
+        f("adcx", H, lo)
+        W = W + [H]
+    for j, r in enumerate(W):
+        reg[pos0 + j] = r
+    # pass: 2*off + diagonal
+    H = free.pop(0)
+    for i in range(n):
+        f("mov", "rdx", m(A, aoff + 8 * i))
+        f("mulx", H, lo, "rdx")
+        if i == 0:
+            f("mov", m(R, roff), lo)
+            f("xor", "edx", "edx")  # CF = OF = 0 (rdx is reloaded below)
+        else:
+            o0 = reg[2 * i]
+            f("adcx", o0, o0)
+            f("adox", o0, lo)
+            f("mov", m(R, roff + 16 * i), o0)
+        if i == n - 1:
+            o1 = reg[1]  # stored already: reuse it as the zero limb of position 2n-1
+            f("mov", d32(o1), "0")
+        else:
+            o1 = reg[2 * i + 1]
+        f("adcx", o1, o1)
+        f("adox", o1, H)
+        f("mov", m(R, roff + 16 * i + 8), o1)
 
 
 def emit_sqr_tri(f, R, roff, A, aoff, n, regs):
