@@ -6,7 +6,7 @@
 
 /* r[1] = a*b*2^-64 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^64; r may alias a and/or b; constant time.
  * t = r9:r10, m*p = r11:rax, top carry r10 (0/-1)
- * measured: 16.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 16.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n1_bmi2
 	.hidden	tabai_mont_mul_n1_bmi2
@@ -34,7 +34,7 @@ tabai_mont_mul_n1_bmi2:
 
 /* r[2] = a*b*2^-128 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^128; r may alias a and/or b; constant time.
  * window t[0..2] = r10 r11 rbx, carry rbp, lo rax, hi r9, a rsi, p rcx
- * measured: 33.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 29.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n2_bmi2
 	.hidden	tabai_mont_mul_n2_bmi2
@@ -121,7 +121,7 @@ tabai_mont_mul_n2_bmi2:
 
 /* r[3] = a*b*2^-192 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^192; r may alias a and/or b; constant time.
  * window t[0..3] = r10 r11 rbx rbp, carry r12, lo rax, hi r9, a rsi, p rcx
- * measured: 46.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 44.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n3_bmi2
 	.hidden	tabai_mont_mul_n3_bmi2
@@ -260,7 +260,7 @@ tabai_mont_mul_n3_bmi2:
 
 /* r[4] = a*b*2^-256 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^256; r may alias a and/or b; constant time.
  * window t[0..4] = r10 r11 rbx rbp r12, carry r13, lo rax, hi r9, a rsi, p rcx
- * measured: 70.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 69.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n4_bmi2
 	.hidden	tabai_mont_mul_n4_bmi2
@@ -463,7 +463,7 @@ tabai_mont_mul_n4_bmi2:
 
 /* r[5] = a*b*2^-320 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^320; r may alias a and/or b; constant time.
  * window t[0..5] = r10 r11 rbx rbp r12 r13, carry r14, lo rax, hi r9, a rsi, p rcx
- * measured: 99.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 99.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n5_bmi2
 	.hidden	tabai_mont_mul_n5_bmi2
@@ -742,7 +742,7 @@ tabai_mont_mul_n5_bmi2:
 
 /* r[6] = a*b*2^-384 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^384; r may alias a and/or b; constant time.
  * window t[0..6] = r10 r11 rbx rbp r12 r13 r14, carry r15, lo rax, hi r9, a rsi, p rcx, spilled: r
- * measured: 132.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 133.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n6_bmi2
 	.hidden	tabai_mont_mul_n6_bmi2
@@ -1115,7 +1115,7 @@ tabai_mont_mul_n6_bmi2:
 
 /* r[7] = a*b*2^-448 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^448; r may alias a and/or b; constant time.
  * window t[0..7] = r10 r11 rbx rbp r12 r13 r14 r15, carry rdi, lo rax, hi r9, a rsi, p rcx, spilled: r pinv
- * measured: 178.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 178.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n7_bmi2
 	.hidden	tabai_mont_mul_n7_bmi2
@@ -1584,7 +1584,7 @@ tabai_mont_mul_n7_bmi2:
 
 /* r[8] = a*b*2^-512 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^512; r may alias a and/or b; constant time.
  * window t[0..8] = r10 r11 rbx rbp r12 r13 r14 r15 rdi, carry r8, lo rax, hi r9, a rsi, p rcx, spilled: r pinv b
- * measured: 245.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 244.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n8_bmi2
 	.hidden	tabai_mont_mul_n8_bmi2
@@ -2168,7 +2168,7 @@ tabai_mont_mul_n8_bmi2:
 
 /* r[9] = a*b*2^-576 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^576; r may alias a and/or b; constant time.
  * window t[0..9] = r10 r11 rbx rbp r12 r13 r14 r15 rdi r8, carry rcx, lo rax, hi r9, a rsi, p rsi, spilled: r pinv b a p
- * measured: 305.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 305.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n9_bmi2
 	.hidden	tabai_mont_mul_n9_bmi2
@@ -2891,7 +2891,7 @@ tabai_mont_mul_n9_bmi2:
 
 /* r[10] = a*b*2^-640 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+280
- * measured: 382.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 387.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n10_bmi2
 	.hidden	tabai_mont_mul_n10_bmi2
@@ -3854,7 +3854,7 @@ tabai_mont_mul_n10_bmi2:
 
 /* r[11] = a*b*2^-704 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+304
- * measured: 463.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 465.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n11_bmi2
 	.hidden	tabai_mont_mul_n11_bmi2
@@ -5049,7 +5049,7 @@ tabai_mont_mul_n11_bmi2:
 
 /* r[12] = a*b*2^-768 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+328
- * measured: 544.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 546.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n12_bmi2
 	.hidden	tabai_mont_mul_n12_bmi2
@@ -6422,7 +6422,7 @@ tabai_mont_mul_n12_bmi2:
 
 /* r[13] = a*b*2^-832 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+352
- * measured: 642.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 638.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n13_bmi2
 	.hidden	tabai_mont_mul_n13_bmi2
@@ -7987,7 +7987,7 @@ tabai_mont_mul_n13_bmi2:
 
 /* r[14] = a*b*2^-896 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+376
- * measured: 750.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 724.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n14_bmi2
 	.hidden	tabai_mont_mul_n14_bmi2
@@ -9754,7 +9754,7 @@ tabai_mont_mul_n14_bmi2:
 
 /* r[15] = a*b*2^-960 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+400
- * measured: 815.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 822.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n15_bmi2
 	.hidden	tabai_mont_mul_n15_bmi2
@@ -11737,7 +11737,7 @@ tabai_mont_mul_n15_bmi2:
 
 /* r[16] = a*b*2^-1024 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+424
- * measured: 916.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 916.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n16_bmi2
 	.hidden	tabai_mont_mul_n16_bmi2
@@ -13945,7 +13945,7 @@ tabai_mont_mul_n16_bmi2:
 	.size	tabai_mont_mul_n16_bmi2, .-tabai_mont_mul_n16_bmi2
 
 /* r[1] = a^2*2^-64 mod p: tail call of tabai_mont_mul_n1_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
- * measured: 16.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 16.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n1_bmi2
 	.hidden	tabai_mont_sqr_n1_bmi2
@@ -13963,7 +13963,7 @@ tabai_mont_sqr_n1_bmi2:
 	.size	tabai_mont_sqr_n1_bmi2, .-tabai_mont_sqr_n1_bmi2
 
 /* r[2] = a^2*2^-128 mod p: tail call of tabai_mont_mul_n2_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
- * measured: 33.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 30.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n2_bmi2
 	.hidden	tabai_mont_sqr_n2_bmi2
@@ -13981,7 +13981,7 @@ tabai_mont_sqr_n2_bmi2:
 	.size	tabai_mont_sqr_n2_bmi2, .-tabai_mont_sqr_n2_bmi2
 
 /* r[3] = a^2*2^-192 mod p: tail call of tabai_mont_mul_n3_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
- * measured: 47.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 45.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n3_bmi2
 	.hidden	tabai_mont_sqr_n3_bmi2
@@ -13999,7 +13999,7 @@ tabai_mont_sqr_n3_bmi2:
 	.size	tabai_mont_sqr_n3_bmi2, .-tabai_mont_sqr_n3_bmi2
 
 /* r[4] = a^2*2^-256 mod p: tail call of tabai_mont_mul_n4_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
- * measured: 69.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 68.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n4_bmi2
 	.hidden	tabai_mont_sqr_n4_bmi2
@@ -14017,7 +14017,7 @@ tabai_mont_sqr_n4_bmi2:
 	.size	tabai_mont_sqr_n4_bmi2, .-tabai_mont_sqr_n4_bmi2
 
 /* r[5] = a^2*2^-320 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 97.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 96.2 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n5_bmi2
 	.hidden	tabai_mont_sqr_n5_bmi2
@@ -14313,7 +14313,7 @@ tabai_mont_sqr_n5_bmi2:
 	.size	tabai_mont_sqr_n5_bmi2, .-tabai_mont_sqr_n5_bmi2
 
 /* r[6] = a^2*2^-384 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 130.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 125.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n6_bmi2
 	.hidden	tabai_mont_sqr_n6_bmi2
@@ -14684,7 +14684,7 @@ tabai_mont_sqr_n6_bmi2:
 	.size	tabai_mont_sqr_n6_bmi2, .-tabai_mont_sqr_n6_bmi2
 
 /* r[7] = a^2*2^-448 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 162.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 162.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n7_bmi2
 	.hidden	tabai_mont_sqr_n7_bmi2
@@ -15163,7 +15163,7 @@ tabai_mont_sqr_n7_bmi2:
 	.size	tabai_mont_sqr_n7_bmi2, .-tabai_mont_sqr_n7_bmi2
 
 /* r[8] = a^2*2^-512 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 207.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 207.2 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n8_bmi2
 	.hidden	tabai_mont_sqr_n8_bmi2
@@ -15739,7 +15739,7 @@ tabai_mont_sqr_n8_bmi2:
 	.size	tabai_mont_sqr_n8_bmi2, .-tabai_mont_sqr_n8_bmi2
 
 /* r[9] = a^2*2^-576 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 278.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 250.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n9_bmi2
 	.hidden	tabai_mont_sqr_n9_bmi2
@@ -16421,7 +16421,7 @@ tabai_mont_sqr_n9_bmi2:
 
 /* r[10] = a^2*2^-640 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+280
- * measured: 323.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 324.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n10_bmi2
 	.hidden	tabai_mont_sqr_n10_bmi2
@@ -17311,7 +17311,7 @@ tabai_mont_sqr_n10_bmi2:
 
 /* r[11] = a^2*2^-704 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+304
- * measured: 398.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 378.2 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n11_bmi2
 	.hidden	tabai_mont_sqr_n11_bmi2
@@ -18332,7 +18332,7 @@ tabai_mont_sqr_n11_bmi2:
 
 /* r[12] = a^2*2^-768 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+328
- * measured: 461.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 442.2 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n12_bmi2
 	.hidden	tabai_mont_sqr_n12_bmi2
@@ -19496,7 +19496,7 @@ tabai_mont_sqr_n12_bmi2:
 
 /* r[13] = a^2*2^-832 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+352
- * measured: 536.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 535.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n13_bmi2
 	.hidden	tabai_mont_sqr_n13_bmi2
@@ -20892,7 +20892,7 @@ tabai_mont_sqr_n13_bmi2:
 
 /* r[14] = a^2*2^-896 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+376
- * measured: 645.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 605.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n14_bmi2
 	.hidden	tabai_mont_sqr_n14_bmi2
@@ -22473,7 +22473,7 @@ tabai_mont_sqr_n14_bmi2:
 
 /* r[15] = a^2*2^-960 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+400
- * measured: 698.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 678.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n15_bmi2
 	.hidden	tabai_mont_sqr_n15_bmi2
@@ -24234,7 +24234,7 @@ tabai_mont_sqr_n15_bmi2:
 
 /* r[16] = a^2*2^-1024 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+424
- * measured: 760.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 762.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n16_bmi2
 	.hidden	tabai_mont_sqr_n16_bmi2

@@ -6,7 +6,7 @@
 
 /* r[2] = a[1]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 5.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 4.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n1_bmi2
 	.hidden	tabai_sqr_n1_bmi2
@@ -25,7 +25,7 @@ tabai_sqr_n1_bmi2:
 
 /* r[4] = a[2]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 7.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 7.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n2_bmi2
 	.hidden	tabai_sqr_n2_bmi2
@@ -58,7 +58,7 @@ tabai_sqr_n2_bmi2:
 
 /* r[6] = a[3]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 15.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 13.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n3_bmi2
 	.hidden	tabai_sqr_n3_bmi2
@@ -109,7 +109,7 @@ tabai_sqr_n3_bmi2:
 
 /* r[8] = a[4]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 23.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 21.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n4_bmi2
 	.hidden	tabai_sqr_n4_bmi2
@@ -192,7 +192,7 @@ tabai_sqr_n4_bmi2:
 
 /* r[10] = a[5]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 32.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 30.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n5_bmi2
 	.hidden	tabai_sqr_n5_bmi2
@@ -310,7 +310,7 @@ tabai_sqr_n5_bmi2:
 
 /* r[12] = a[6]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 44.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 41.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n6_bmi2
 	.hidden	tabai_sqr_n6_bmi2
@@ -466,7 +466,7 @@ tabai_sqr_n6_bmi2:
 
 /* r[14] = a[7]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 56.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 56.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n7_bmi2
 	.hidden	tabai_sqr_n7_bmi2
@@ -675,7 +675,7 @@ tabai_sqr_n7_bmi2:
 
 /* r[16] = a[8]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 71.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 71.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n8_bmi2
 	.hidden	tabai_sqr_n8_bmi2
@@ -920,7 +920,7 @@ tabai_sqr_n8_bmi2:
 
 /* r[18] = a[9]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 84.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 84.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n9_bmi2
 	.hidden	tabai_sqr_n9_bmi2
@@ -1204,7 +1204,7 @@ tabai_sqr_n9_bmi2:
 
 /* r[20] = a[10]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 103.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 103.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n10_bmi2
 	.hidden	tabai_sqr_n10_bmi2
@@ -1530,7 +1530,7 @@ tabai_sqr_n10_bmi2:
 
 /* r[22] = a[11]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 121.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 129.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n11_bmi2
 	.hidden	tabai_sqr_n11_bmi2
@@ -1901,7 +1901,7 @@ tabai_sqr_n11_bmi2:
 
 /* r[24] = a[12]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 161.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 155.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n12_bmi2
 	.hidden	tabai_sqr_n12_bmi2
@@ -2374,7 +2374,7 @@ tabai_sqr_n12_bmi2:
 
 /* r[26] = a[13]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 185.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 183.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n13_bmi2
 	.hidden	tabai_sqr_n13_bmi2
@@ -2931,7 +2931,7 @@ tabai_sqr_n13_bmi2:
 
 /* r[28] = a[14]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 210.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 208.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n14_bmi2
 	.hidden	tabai_sqr_n14_bmi2
@@ -3566,7 +3566,7 @@ tabai_sqr_n14_bmi2:
 
 /* r[30] = a[15]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 236.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 236.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n15_bmi2
 	.hidden	tabai_sqr_n15_bmi2
@@ -4271,7 +4271,7 @@ tabai_sqr_n15_bmi2:
 
 /* r[32] = a[16]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 267.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:24:34Z; src/x64/ticks.json)
+ * measured: 267.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n16_bmi2
 	.hidden	tabai_sqr_n16_bmi2
