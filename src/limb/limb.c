@@ -1,4 +1,5 @@
 /* Portable C limb kernels, tier "generic": add, sub, mul_1, addmul_1, mul (mulPre), sqr.
+ * mul and sqr scan products column by column (Comba) with a three-limb accumulator.
  * Runtime limb count; each op also has fixed-size instances (n = 1..16) compiled from the
  * same inline body so that the compiler can unroll them (see TABAI_GENERIC_FIXED). */
 #include "limb.h"
@@ -24,7 +25,7 @@ uint64_t tabai_addmul_1_n_generic(uint64_t *r, const uint64_t *a, size_t n, uint
 }
 
 void tabai_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
-    tabai_mul_inline(r, a, n, b, n);
+    tabai_mul_n_inline(r, a, b, n);
 }
 
 void tabai_sqr_n_generic(uint64_t *r, const uint64_t *a, size_t n) { tabai_sqr_inline(r, a, n); }
@@ -32,7 +33,7 @@ void tabai_sqr_n_generic(uint64_t *r, const uint64_t *a, size_t n) { tabai_sqr_i
 #define X(N)                                                                                  \
     void tabai_mul_n##N##_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) { \
         (void)n;                                                                              \
-        tabai_mul_inline(r, a, N, b, N);                                                      \
+        tabai_mul_n_inline(r, a, b, N);                                                       \
     }                                                                                         \
     void tabai_sqr_n##N##_generic(uint64_t *r, const uint64_t *a, size_t n) {                 \
         (void)n;                                                                              \

@@ -7,6 +7,11 @@
 #include "../cpu/kernels.h"
 #include "../internal.h"
 
+/* Unroll factor of the product-scanning loops: large enough that the fixed-size instances
+ * (n <= 16) come out fully unrolled for small n, so that the short columns cost no
+ * mispredicted loop exits. */
+#define TABAI_UNROLL _Pragma("GCC unroll 8")
+
 /* X-macro over the fixed sizes 1..16. */
 #define TABAI_FOR_FIXED(X) \
     X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
@@ -33,41 +38,6 @@ TABAI_INLINE uint64_t tabai_addmul_1_inline(uint64_t *r, const uint64_t *a, size
     return cy;
 }
 
-/* r[an+bn] = a[an]*b[bn], schoolbook by rows. r must not overlap a or b. */
-TABAI_INLINE void tabai_mul_inline(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b,
-                                   size_t bn) {
-    r[an] = tabai_mul_1_inline(r, a, an, b[0]);
-    for (size_t j = 1; j < bn; j++) r[an + j] = tabai_addmul_1_inline(r + j, a, an, b[j]);
-}
-
-/* r[2n] = a[n]^2: off-diagonal products once, doubled, plus the diagonal. */
-TABAI_INLINE void tabai_sqr_inline(uint64_t *r, const uint64_t *a, size_t n) {
-    if (n == 1) {
-        r[1] = tabai_mulw(&r[0], a[0], a[0]);
-        return;
-    }
-    /* off-diagonal: sum_{i<j} a_i a_j 2^(64(i+j)) into r[1 .. 2n-2] */
-    r[0] = 0;
-    r[n] = tabai_mul_1_inline(r + 1, a + 1, n - 1, a[0]);
-    for (size_t i = 1; i < n - 1; i++)
-        r[n + i] = tabai_addmul_1_inline(r + 2 * i + 1, a + i + 1, n - 1 - i, a[i]);
-    r[2 * n - 1] = 0;
-    /* double */
-    uint64_t top = 0;
-    for (size_t i = 0; i < 2 * n; i++) {
-        uint64_t x = r[i];
-        r[i] = (x << 1) | top;
-        top = x >> 63;
-    }
-    /* add the diagonal */
-    uint64_t cy = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t lo, hi = tabai_mulw(&lo, a[i], a[i]);
-        cy = tabai_adc(&r[2 * i], r[2 * i], lo, cy);
-        cy = tabai_adc(&r[2 * i + 1], r[2 * i + 1], hi, cy);
-    }
-}
-
 /* A three-limb column accumulator (acc + c2 * 2^128) for product scanning. */
 typedef struct tabai_acc3 {
     tabai_u128 lo;
@@ -84,6 +54,35 @@ TABAI_INLINE uint64_t tabai_acc3_shift(tabai_acc3 *acc) {
     acc->lo = (acc->lo >> 64) | ((tabai_u128)acc->hi << 64);
     acc->hi = 0;
     return out;
+}
+
+/* r[2n] = a[n]*b[n], product scanning (Comba): each column summed in registers. r must not
+ * overlap a or b. */
+TABAI_INLINE void tabai_mul_n_inline(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    tabai_acc3 acc = {0, 0};
+    TABAI_UNROLL for (size_t c = 0; c < 2 * n - 1; c++) {
+        size_t i0 = c >= n ? c - n + 1 : 0, i1 = c < n ? c : n - 1;
+        TABAI_UNROLL for (size_t i = i0; i <= i1; i++) tabai_acc3_mac(&acc, a[i], b[c - i]);
+        r[c] = tabai_acc3_shift(&acc);
+    }
+    r[2 * n - 1] = (uint64_t)acc.lo;
+}
+
+/* r[2n] = a[n]^2, product scanning: per column the off-diagonal products once, doubled,
+ * plus the diagonal. r must not overlap a. */
+TABAI_INLINE void tabai_sqr_inline(uint64_t *r, const uint64_t *a, size_t n) {
+    tabai_acc3 acc = {0, 0};
+    TABAI_UNROLL for (size_t c = 0; c < 2 * n - 1; c++) {
+        size_t i0 = c >= n ? c - n + 1 : 0;
+        tabai_acc3 off = {0, 0};
+        TABAI_UNROLL for (size_t i = i0; 2 * i < c; i++) tabai_acc3_mac(&off, a[i], a[c - i]);
+        uint64_t offhi = (off.hi << 1) | (uint64_t)(off.lo >> 127);
+        off.lo <<= 1;
+        acc.hi += offhi + (uint64_t)__builtin_add_overflow(acc.lo, off.lo, &acc.lo);
+        if (!(c & 1)) tabai_acc3_mac(&acc, a[c / 2], a[c / 2]); /* c is public */
+        r[c] = tabai_acc3_shift(&acc);
+    }
+    r[2 * n - 1] = (uint64_t)acc.lo;
 }
 
 /* Final step of the product-scanning Montgomery kernels: t[n] + top*R < 2p -> r < p. */
@@ -106,8 +105,8 @@ TABAI_INLINE void tabai_mont_mul_inline(uint64_t *r, const uint64_t *a, const ui
                                         const uint64_t *p, uint64_t pinv, size_t n) {
     uint64_t m[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
     tabai_acc3 acc = {0, 0};
-    for (size_t k = 0; k < n; k++) {
-        _Pragma("GCC unroll 4") for (size_t i = 0; i < k; i++) {
+    TABAI_UNROLL for (size_t k = 0; k < n; k++) {
+        TABAI_UNROLL for (size_t i = 0; i < k; i++) {
             tabai_acc3_mac(&acc, a[i], b[k - i]);
             tabai_acc3_mac(&acc, m[i], p[k - i]);
         }
@@ -117,8 +116,8 @@ TABAI_INLINE void tabai_mont_mul_inline(uint64_t *r, const uint64_t *a, const ui
         tabai_acc3_mac(&acc, mk, p[0]);
         tabai_acc3_shift(&acc);
     }
-    for (size_t k = n; k < 2 * n - 1; k++) {
-        _Pragma("GCC unroll 4") for (size_t i = k - n + 1; i < n; i++) {
+    TABAI_UNROLL for (size_t k = n; k < 2 * n - 1; k++) {
+        TABAI_UNROLL for (size_t i = k - n + 1; i < n; i++) {
             tabai_acc3_mac(&acc, a[i], b[k - i]);
             tabai_acc3_mac(&acc, m[i], p[k - i]);
         }
@@ -135,17 +134,17 @@ TABAI_INLINE void tabai_mont_sqr_inline(uint64_t *r, const uint64_t *a, const ui
                                         uint64_t pinv, size_t n) {
     uint64_t m[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
     tabai_acc3 acc = {0, 0};
-    for (size_t k = 0; k < 2 * n - 1; k++) {
+    TABAI_UNROLL for (size_t k = 0; k < 2 * n - 1; k++) {
         size_t lo = k < n ? 0 : k - n + 1;
         tabai_acc3 off = {0, 0};
-        _Pragma("GCC unroll 4") for (size_t i = lo; 2 * i < k; i++) tabai_acc3_mac(&off, a[i], a[k - i]);
+        TABAI_UNROLL for (size_t i = lo; 2 * i < k; i++) tabai_acc3_mac(&off, a[i], a[k - i]);
         /* acc += 2*off */
         uint64_t offhi = (off.hi << 1) | (uint64_t)(off.lo >> 127);
         off.lo <<= 1;
         acc.hi += offhi + (uint64_t)__builtin_add_overflow(acc.lo, off.lo, &acc.lo);
         if (!(k & 1)) tabai_acc3_mac(&acc, a[k / 2], a[k / 2]); /* k is public */
         size_t mhi = k < n ? k : n;
-        _Pragma("GCC unroll 4") for (size_t i = lo; i < mhi; i++) tabai_acc3_mac(&acc, m[i], p[k - i]);
+        TABAI_UNROLL for (size_t i = lo; i < mhi; i++) tabai_acc3_mac(&acc, m[i], p[k - i]);
         if (k < n) {
             uint64_t mk = (uint64_t)acc.lo * pinv;
             m[k] = mk;
@@ -157,25 +156,6 @@ TABAI_INLINE void tabai_mont_sqr_inline(uint64_t *r, const uint64_t *a, const ui
     }
     t[n - 1] = (uint64_t)acc.lo;
     tabai_mont_final_sub(r, t, (uint64_t)(acc.lo >> 64), p, n);
-}
-
-/* Montgomery REDC of t[2n] (t < p*R) with the top carry: r[n] = t*R^-1 mod p.
- * t is destroyed. */
-TABAI_INLINE void tabai_redc_inline(uint64_t *r, uint64_t *t, const uint64_t *p, uint64_t pinv,
-                                    size_t n) {
-    uint64_t c = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t m = t[i] * pinv;
-        uint64_t hi = tabai_addmul_1_inline(t + i, p, n, m);
-        uint64_t c1 = tabai_adc(&t[i + n], t[i + n], hi, 0);
-        uint64_t c2 = tabai_adc(&t[i + n], t[i + n], c, 0);
-        c = c1 + c2;
-    }
-    uint64_t s[TABAI_MAX_LIMBS];
-    uint64_t bw = 0;
-    for (size_t j = 0; j < n; j++) bw = tabai_sbb(&s[j], t[n + j], p[j], bw);
-    uint64_t keep_t = (1 ^ c) & bw;
-    tabai_cmov_n(r, keep_t, t + n, s, n);
 }
 
 /* r = a + b mod p (a, b < p). Any aliasing. */

@@ -9,6 +9,7 @@
  *   f  = H - d*p lies in [0, 3p), computed on the low n+1 limbs (3p < 2^(64n+2));
  *   two subtractions of p by masks give r = H mod p.
  * docs/bounds/ohta.md has the derivation; tests/c/test_ohta.c the worst cases. */
+#include "../limb/limb.h"
 #include "mod.h"
 
 /* K = floor(2^(128n) / p) by restoring binary division (init only; p is public). */
@@ -66,44 +67,64 @@ tabai_status tabai_ohta_init_bytes(tabai_ohta *ctx, const uint8_t *be, size_t le
     return tabai_ohta_init(ctx, p, n);
 }
 
-/* r[n] = h[2n] mod p, for h < p*R. Constant time. */
-static void ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_t *h) {
-    const size_t n = ctx->n;
-    const uint64_t *k = ctx->k, *p = ctx->p;
-    const tabai_kernels *kt = tabai_kernels_active();
-    /* T = columns >= 2n-2 of h[2n] * k[n+1]; buffer position 0 = limb column 2n-2.
-     * Columns reach 3n (+ carries): n+4 limbs. */
-    uint64_t t[TABAI_MAX_LIMBS + 4];
-    const size_t base = 2 * n - 2, tl = n + 4;
-    for (size_t i = 0; i < tl; i++) t[i] = 0;
-    for (size_t i = 0; i < 2 * n; i++) {
-        size_t j0 = base > i ? base - i : 0;
-        if (j0 > n) continue; /* the whole row is below column 2n-2 (depends on n only) */
-        size_t pos = i + j0 - base, len = n + 1 - j0;
-        uint64_t hi = kt->addmul_1(t + pos, k + j0, len, h[i]);
-        uint64_t cy = tabai_adc(&t[pos + len], t[pos + len], hi, 0);
-        for (size_t q = pos + len + 1; q < tl; q++) cy = tabai_adc(&t[q], t[q], 0, cy);
+/* r[n] = h[2n] mod p, for h < p*R. Constant time. Product scanning (column sums in a
+ * three-limb accumulator, as the generic Montgomery kernels):
+ *   1. T = columns >= 2n-2 of h[2n] * k[n+1]; d = floor(T / R^2) = columns 2n .. 3n-1;
+ *   2. the low n+1 limbs of d*p;
+ *   3. f = h - d*p on n+1 limbs (f < 3p), then two subtractions of p by masks. */
+TABAI_INLINE void ohta_reduce_inline(const uint64_t *k, const uint64_t *p, uint64_t *r,
+                                     const uint64_t *h, size_t n) {
+    uint64_t d[TABAI_MAX_LIMBS + 2], dp[TABAI_MAX_LIMBS + 1];
+    tabai_acc3 acc = {0, 0};
+    TABAI_UNROLL for (size_t c = 2 * n - 2; c < 3 * n; c++) {
+        size_t j0 = c >= 2 * n - 1 ? c - (2 * n - 1) : 0; /* i = c - j < 2n */
+        size_t j1 = c < n ? c : n;                         /* j <= n */
+        TABAI_UNROLL for (size_t j = j0; j <= j1; j++) tabai_acc3_mac(&acc, h[c - j], k[j]);
+        uint64_t out = tabai_acc3_shift(&acc);
+        if (c >= 2 * n) d[c - 2 * n] = out; /* c is public */
     }
-    /* d = floor(T / R^2) = limbs from column 2n on: t[2 .. n+1] (d < p < R, n limbs) */
-    const uint64_t *d = t + 2;
-    /* dp = low n+1 limbs of d*p */
-    uint64_t dp[TABAI_MAX_LIMBS + 1];
-    for (size_t i = 0; i <= n; i++) dp[i] = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t len = n + 1 - i < n ? n + 1 - i : n; /* p limbs that land below column n+1 */
-        uint64_t hi = kt->addmul_1(dp + i, p, len, d[i]);
-        if (i + len <= n) dp[i + len] += hi; /* column i+len <= n: no further carry needed */
+    acc.lo = 0;
+    acc.hi = 0;
+    TABAI_UNROLL for (size_t c = 0; c <= n; c++) {
+        size_t i0 = c >= n ? c - n + 1 : 0; /* j = c - i < n */
+        size_t i1 = c < n ? c : n - 1;
+        TABAI_UNROLL for (size_t i = i0; i <= i1; i++) tabai_acc3_mac(&acc, d[i], p[c - i]);
+        dp[c] = tabai_acc3_shift(&acc);
     }
-    /* f = h - d*p on n+1 limbs; f < 3p */
     uint64_t f[TABAI_MAX_LIMBS + 1], s[TABAI_MAX_LIMBS + 1];
     uint64_t bw = 0;
     for (size_t i = 0; i <= n; i++) bw = tabai_sbb(&f[i], h[i], dp[i], bw);
     for (int round = 0; round < 2; round++) {
         bw = 0;
-        for (size_t i = 0; i <= n; i++) bw = tabai_sbb(&s[i], f[i], i < n ? p[i] : 0, bw);
+        for (size_t i = 0; i < n; i++) bw = tabai_sbb(&s[i], f[i], p[i], bw);
+        bw = tabai_sbb(&s[n], f[n], 0, bw);
         tabai_cmov_n(f, bw, f, s, n + 1);
     }
     memcpy(r, f, n * sizeof(uint64_t));
+}
+
+typedef void (*ohta_reduce_fn)(const uint64_t *k, const uint64_t *p, uint64_t *r,
+                               const uint64_t *h, size_t n);
+
+static void ohta_reduce_n(const uint64_t *k, const uint64_t *p, uint64_t *r, const uint64_t *h,
+                          size_t n) {
+    ohta_reduce_inline(k, p, r, h, n);
+}
+#define X(N)                                                                                  \
+    static void ohta_reduce_n##N(const uint64_t *k, const uint64_t *p, uint64_t *r,           \
+                                 const uint64_t *h, size_t n) {                               \
+        (void)n;                                                                              \
+        ohta_reduce_inline(k, p, r, h, N);                                                    \
+    }
+TABAI_FOR_FIXED(X)
+#undef X
+#define X(N) ohta_reduce_n##N,
+static const ohta_reduce_fn ohta_reduce_slots[TABAI_FIXED_MAX + 1] = {ohta_reduce_n,
+                                                                      TABAI_FOR_FIXED(X)};
+#undef X
+
+static void ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_t *h) {
+    ohta_reduce_slots[tabai_slot(ctx->n)](ctx->k, ctx->p, r, h, ctx->n);
 }
 
 void tabai_ohta_mul_unchecked(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
