@@ -39,7 +39,7 @@ static inline int cs_fits(size_t m, unsigned b) {
     return (uint64_t)m * ((((uint64_t)1) << b) - 1) < (((uint64_t)1) << (64 - b));
 }
 
-static cs_shape cs_shape_of(const tabai_ohta *ctx) {
+static cs_shape cs_shape_compute(const tabai_ohta *ctx) {
     cs_shape s = {0, 0, 0};
     /* K >= 2^(128n - bits) >= 2^(64n), so its top limb k[n] is never 0 */
     size_t kbits = 64 * ctx->n + 64 - (size_t)__builtin_clzll(ctx->k[ctx->n]);
@@ -53,6 +53,24 @@ static cs_shape cs_shape_of(const tabai_ohta *ctx) {
         }
     }
     return s; /* unreachable for n <= 128 (b = 27 always fits) */
+}
+
+/* The shape depends on n, bits(p) and bits(K) only (public); a one-entry cache per thread
+ * saves the integer divisions on repeated calls with one modulus. */
+static cs_shape cs_shape_of(const tabai_ohta *ctx) {
+    static __thread struct {
+        size_t n, bits;
+        uint64_t ktop;
+        cs_shape s;
+    } cache;
+    const uint64_t ktop = ctx->k[ctx->n];
+    if (cache.s.b && cache.n == ctx->n && cache.bits == ctx->bits && cache.ktop == ktop) return cache.s;
+    cs_shape s = cs_shape_compute(ctx);
+    cache.n = ctx->n;
+    cache.bits = ctx->bits;
+    cache.ktop = ktop;
+    cache.s = s;
+    return s;
 }
 
 unsigned tabai_ohta_cs_bits(const tabai_ohta *ctx) { return cs_shape_of(ctx).b; }

@@ -74,8 +74,26 @@ static inline uint64_t digit_at(const uint64_t *a, size_t n, size_t j, unsigned 
     return x & ((((uint64_t)1) << b) - 1);
 }
 
+/* Streaming extraction: `cur` holds the next `have` unread bits. The branch depends on the
+ * digit position only (public). */
 void tabai_rd_from_limbs(uint64_t *d, size_t nd, const uint64_t *a, size_t n, unsigned b) {
-    for (size_t j = 0; j < nd; j++) d[j] = digit_at(a, n, j, b);
+    const uint64_t mask = (((uint64_t)1) << b) - 1;
+    uint64_t cur = n ? a[0] : 0;
+    unsigned have = 64;
+    size_t li = 1;
+    for (size_t j = 0; j < nd; j++) {
+        if (have >= b) {
+            d[j] = cur & mask;
+            cur = b < 64 ? cur >> b : 0;
+            have -= b;
+        } else {
+            uint64_t next = li < n ? a[li] : 0;
+            li++;
+            d[j] = (cur | (next << have)) & mask; /* have < b <= 63: shift in range */
+            cur = next >> (b - have);
+            have = 64 - (b - have);
+        }
+    }
 }
 
 void tabai_f64_from_limbs(double *d, size_t nd, const uint64_t *a, size_t n, unsigned b) {
