@@ -135,7 +135,7 @@ static void redc_rows(uint64_t *r, uint64_t *t, const uint64_t *p, uint64_t pinv
         uint64_t hi = tabai_addmul_1_n_bmi2(t + i, p, n, t[i] * pinv);
         uint64_t c1 = tabai_adc(&t[i + n], t[i + n], hi, 0);
         uint64_t c2 = tabai_adc(&t[i + n], t[i + n], c, 0);
-        c = c1 + c2; /* at most 1: see tabai_redc_inline */
+        c = c1 + c2; /* at most 1: the running value stays below 2pR */
     }
     tabai_mont_final_sub(r, t + n, c, p, n);
 }
