@@ -169,51 +169,45 @@ static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const
 
 #define MAX_EBITS ((size_t)64 * TABAI_MAX_LIMBS * 2)
 
-static tabai_status check_args(const void *ctx, uint64_t *r, const uint64_t *b, const uint64_t *e,
-                               size_t ebits, uint64_t *scratch) {
-    if (!ctx || !r || !b || !scratch || (!e && ebits)) return TABAI_ERR_NULL;
+/* The four context entry points: argument checks, then one of the two algorithms. */
+static tabai_status powmod_checked(const field *f, const uint64_t *p, uint64_t *r,
+                                   const uint64_t *b, const uint64_t *e, size_t ebits,
+                                   uint64_t *scratch, int vartime) {
+    if (!r || !b || !scratch || (!e && ebits)) return TABAI_ERR_NULL;
     if (ebits > MAX_EBITS) return TABAI_ERR_SIZE;
+    if (!tabai_lt_n(b, p, f->n)) return TABAI_ERR_RANGE;
+    unsigned w = tabai_powmod_window(ebits);
+    if (vartime) powmod_vartime(f, r, b, e, ebits, scratch, w);
+    else powmod_ct(f, r, b, e, ebits, scratch, w);
     return TABAI_OK;
 }
 
 tabai_status tabai_mont_powmod(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
                                const uint64_t *e, size_t ebits, uint64_t *scratch) {
-    tabai_status s = check_args(ctx, r, b, e, ebits, scratch);
-    if (s) return s;
-    if (!tabai_lt_n(b, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    if (!ctx) return TABAI_ERR_NULL;
     field f = mont_field(ctx);
-    powmod_ct(&f, r, b, e, ebits, scratch, tabai_powmod_window(ebits));
-    return TABAI_OK;
+    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, 0);
 }
 
 tabai_status tabai_mont_powmod_vartime(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
                                        const uint64_t *e, size_t ebits, uint64_t *scratch) {
-    tabai_status s = check_args(ctx, r, b, e, ebits, scratch);
-    if (s) return s;
-    if (!tabai_lt_n(b, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    if (!ctx) return TABAI_ERR_NULL;
     field f = mont_field(ctx);
-    powmod_vartime(&f, r, b, e, ebits, scratch, tabai_powmod_window(ebits));
-    return TABAI_OK;
+    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, 1);
 }
 
 tabai_status tabai_ohta_powmod(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
                                const uint64_t *e, size_t ebits, uint64_t *scratch) {
-    tabai_status s = check_args(ctx, r, b, e, ebits, scratch);
-    if (s) return s;
-    if (!tabai_lt_n(b, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    if (!ctx) return TABAI_ERR_NULL;
     field f = ohta_field(ctx);
-    powmod_ct(&f, r, b, e, ebits, scratch, tabai_powmod_window(ebits));
-    return TABAI_OK;
+    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, 0);
 }
 
 tabai_status tabai_ohta_powmod_vartime(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
                                        const uint64_t *e, size_t ebits, uint64_t *scratch) {
-    tabai_status s = check_args(ctx, r, b, e, ebits, scratch);
-    if (s) return s;
-    if (!tabai_lt_n(b, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    if (!ctx) return TABAI_ERR_NULL;
     field f = ohta_field(ctx);
-    powmod_vartime(&f, r, b, e, ebits, scratch, tabai_powmod_window(ebits));
-    return TABAI_OK;
+    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, 1);
 }
 
 /* b mod m for an n-limb b and the Ohta context of m (m has ctx->n <= n limbs). */
