@@ -1,7 +1,7 @@
 """The ``tabai`` command (also ``python -m tabai``).
 
     tabai bench [--ops LIST] [--bits LIST] [--seconds S] [--json PATH] [--csv PATH]
-                [--plot PATH] [--no-plot] [--md PATH] [--list] [-v]
+                [--plot PATH] [--no-plot] [--md PATH] [--list] [--reproduce] [-v]
     tabai report JSON [--csv PATH] [--plot PATH] [--no-plot] [--md PATH]
     tabai cpu
 
@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     _add_outputs(b)
     b.add_argument("--list", action="store_true",
                    help="list the operations, kernels and moduli available, then exit")
+    b.add_argument("--reproduce", action="store_true",
+                   help="run the seeds' experiments beside tabai's instead (writes a Markdown "
+                   "report, see docs/reproduction.md; TABAI_REPRODUCE_MD sets its path)")
     b.add_argument("-v", "--verbose", action="store_true",
                    help="also show what the benchmark binary prints on stdout")
 
@@ -94,9 +97,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.list:
         print(_bench.format_list(_bench.list_available()))
         return 0
+    extra = list(args.extra) + (["--reproduce"] if args.reproduce else [])
     data = _bench.run(args.json, ops=args.ops, bits=args.bits, seconds=args.seconds,
-                      echo_stdout=args.verbose, progress=True, extra_args=args.extra)
+                      echo_stdout=args.verbose, progress=True, extra_args=extra)
     print(f"wrote {args.json}", file=sys.stderr)
+    if args.reproduce and not data.get("records"):
+        return 0  # the reproduction report is the binary's Markdown file
     return _report(data, args)
 
 
