@@ -244,9 +244,9 @@ static int unknown_env(void) {
         fprintf(stderr, "test_dispatch --unknown-env needs TABAI_CPU set to an unknown value\n");
         return 1;
     }
-    char path[] = "/tmp/tabai_dispatch_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) return 1;
+    FILE *tmp = tmpfile(); /* stderr is captured in an anonymous temporary file */
+    if (!tmp) return 1;
+    int fd = fileno(tmp);
     fflush(stderr);
     int saved = dup(2);
     dup2(fd, 2);
@@ -257,8 +257,7 @@ static int unknown_env(void) {
     char buf[512] = {0};
     lseek(fd, 0, SEEK_SET);
     ssize_t got = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    unlink(path);
+    fclose(tmp);
     int ok_msg = got > 0 && strstr(buf, "TABAI_CPU") && strstr(buf, env);
     int ok_tier = t == tabai_cpu_native_tier();
     printf("test_dispatch: TABAI_CPU=%s -> tier %s, message: %s", env, tiers[t], got > 0 ? buf : "(none)\n");
