@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #include "tabai.h"
 
@@ -27,17 +30,32 @@ TABAI_INLINE uint64_t tabai_nonzero(uint64_t x) { return (x | (0 - x)) >> 63; }
 /* 1 if x == y else 0. */
 TABAI_INLINE uint64_t tabai_eq(uint64_t x, uint64_t y) { return 1 ^ tabai_nonzero(x ^ y); }
 
-/* r = a + b + cy, returns carry. */
+/* r = a + b + cy (cy 0 or 1), returns carry. On x86-64 the adc/sbb intrinsics: once a
+ * chain of these is unrolled, the compiler keeps the carry in the flag (a cycle a limb). */
 TABAI_INLINE uint64_t tabai_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t cy) {
+#if defined(__x86_64__)
+    unsigned long long s;
+    uint64_t c = _addcarry_u64((unsigned char)cy, a, b, &s);
+    *r = s;
+    return c;
+#else
     tabai_u128 t = (tabai_u128)a + b + cy;
     *r = (uint64_t)t;
     return (uint64_t)(t >> 64);
+#endif
 }
-/* r = a - b - bw, returns borrow. */
+/* r = a - b - bw (bw 0 or 1), returns borrow. */
 TABAI_INLINE uint64_t tabai_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t bw) {
+#if defined(__x86_64__)
+    unsigned long long d;
+    uint64_t c = _subborrow_u64((unsigned char)bw, a, b, &d);
+    *r = d;
+    return c;
+#else
     tabai_u128 t = (tabai_u128)a - b - bw;
     *r = (uint64_t)t;
     return (uint64_t)(t >> 64) & 1;
+#endif
 }
 /* (hi, lo) = a * b. */
 TABAI_INLINE uint64_t tabai_mulw(uint64_t *lo, uint64_t a, uint64_t b) {

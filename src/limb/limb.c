@@ -1,7 +1,7 @@
 /* Portable C limb kernels, tier "generic": add, sub, mul_1, addmul_1, mul (mulPre), sqr.
- * mul and sqr scan products column by column (Comba) with a three-limb accumulator.
- * Runtime limb count; each op also has fixed-size instances (n = 1..16) compiled from the
- * same inline body so that the compiler can unroll them (see TABAI_GENERIC_FIXED). */
+ * mul and sqr scan products column by column (Comba) with a three-limb accumulator, in
+ * fixed-size instances (n = 1..16) compiled from one inline body so that the compiler
+ * unrolls them fully; above 16 limbs, Karatsuba onto those instances. */
 #include "limb.h"
 
 uint64_t tabai_add_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
@@ -24,11 +24,6 @@ uint64_t tabai_addmul_1_n_generic(uint64_t *r, const uint64_t *a, size_t n, uint
     return tabai_addmul_1_inline(r, a, n, b);
 }
 
-void tabai_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
-    tabai_mul_n_inline(r, a, b, n);
-}
-
-void tabai_sqr_n_generic(uint64_t *r, const uint64_t *a, size_t n) { tabai_sqr_inline(r, a, n); }
 
 #define X(N)                                                                                  \
     void tabai_mul_n##N##_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) { \
@@ -41,3 +36,12 @@ void tabai_sqr_n_generic(uint64_t *r, const uint64_t *a, size_t n) { tabai_sqr_i
     }
 TABAI_FOR_FIXED(X)
 #undef X
+
+#define MUL_FIXED(N) tabai_mul_n##N##_generic,
+#define SQR_FIXED(N) tabai_sqr_n##N##_generic,
+const tabai_mul_n_fn tabai_mul_fixed_generic[TABAI_FIXED_MAX + 1] = {
+    NULL, TABAI_FOR_FIXED(MUL_FIXED)};
+const tabai_sqr_n_fn tabai_sqr_fixed_generic[TABAI_FIXED_MAX + 1] = {
+    NULL, TABAI_FOR_FIXED(SQR_FIXED)};
+#undef MUL_FIXED
+#undef SQR_FIXED
