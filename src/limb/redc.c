@@ -47,8 +47,32 @@ typedef uint64_t (*redc_block_fn)(uint64_t *t, uint64_t *q, const uint64_t *p, u
 TABAI_FOR_FIXED(X)
 #undef X
 #define X(N) redc_block_n##N,
-static const redc_block_fn redc_block[TABAI_FIXED_MAX + 1] = {NULL, TABAI_FOR_FIXED(X)};
+static const redc_block_fn redc_block_fixed[TABAI_FIXED_MAX + 1] = {NULL, TABAI_FOR_FIXED(X)};
 #undef X
+/* the two wide blocks: the whole of a 24- or 32-limb modulus in one pass */
+static uint64_t redc_block_n24(uint64_t *t, uint64_t *q, const uint64_t *p, uint64_t pinv) {
+    return tabai_redc_block_inline(t, q, p, pinv, 24);
+}
+static uint64_t redc_block_n32(uint64_t *t, uint64_t *q, const uint64_t *p, uint64_t pinv) {
+    return tabai_redc_block_inline(t, q, p, pinv, 32);
+}
+
+/* widths with a fused instance: 1..16, 24, 32 */
+TABAI_INLINE uint64_t redc_block(size_t w, uint64_t *t, uint64_t *q, const uint64_t *p,
+                                 uint64_t pinv) {
+    if (w == 24) return redc_block_n24(t, q, p, pinv);
+    if (w == 32) return redc_block_n32(t, q, p, pinv);
+    return redc_block_fixed[w](t, q, p, pinv);
+}
+
+/* Block width for n limbs (public): one block up to 16 limbs and at 24 and 32; halves of
+ * 48 and 64 (so that the rest of p is one Karatsuba product); else halves up to 32 limbs
+ * and 16 above. */
+TABAI_INLINE size_t redc_width(size_t n) {
+    if (n <= TABAI_FIXED_MAX || n == 24 || n == 32) return n;
+    if (n == 48 || n == 64) return n / 2;
+    return n <= 2 * TABAI_FIXED_MAX ? (n + 1) / 2 : TABAI_FIXED_MAX;
+}
 
 #define REDC_UNROLL _Pragma("GCC unroll 130")
 
@@ -58,15 +82,14 @@ static const redc_block_fn redc_block[TABAI_FIXED_MAX + 1] = {NULL, TABAI_FOR_FI
  * block's row, which spans that position, so no carry is ever rippled to the top. */
 TABAI_INLINE void redc_blocks(uint64_t *r, uint64_t *t, const uint64_t *p, uint64_t pinv,
                               size_t n) {
-    uint64_t q[TABAI_FIXED_MAX], pad[TABAI_FIXED_MAX], prod[2 * TABAI_FIXED_MAX];
-    uint64_t row[TABAI_MAX_LIMBS + 2 * TABAI_FIXED_MAX];
+    uint64_t q[32], pad[32], prod[64];
+    uint64_t row[TABAI_MAX_LIMBS + 64];
     uint64_t d = 0;
-    /* block width: halves up to 32 limbs (24 = 2 x 12 wastes no padded products) */
-    size_t bw = n <= TABAI_FIXED_MAX ? n : n <= 2 * TABAI_FIXED_MAX ? (n + 1) / 2 : TABAI_FIXED_MAX;
+    size_t bw = redc_width(n);
     REDC_UNROLL for (size_t j = 0; j < n; j += bw) {
         size_t w = n - j < bw ? n - j : bw, rest = n - w;
         /* q zeroes t[j..j+w); t[j+w..j+2w) += the upper half of q * p[0..w); c0 at j+2w */
-        uint64_t c0 = redc_block[w](t + j, q, p, pinv);
+        uint64_t c0 = redc_block(w, t + j, q, p, pinv);
         /* row = q * p[w..n) (n limbs), by w x w blocks, the last one zero-padded */
         REDC_UNROLL for (size_t i = 0; i <= n; i++) row[i] = 0;
         REDC_UNROLL for (size_t c = 0; c < rest; c += w) {
@@ -75,7 +98,7 @@ TABAI_INLINE void redc_blocks(uint64_t *r, uint64_t *t, const uint64_t *p, uint6
                 REDC_UNROLL for (size_t i = 0; i < w; i++) pad[i] = i < rest - c ? src[i] : 0;
                 src = pad;
             }
-            tabai_mul_fixed_generic[w](prod, q, src, w);
+            tabai_mul_n_generic(prod, q, src, w); /* fixed Comba, or Karatsuba for 24, 32 */
             uint64_t cy = 0;
             REDC_UNROLL for (size_t i = 0; i < w; i++)
                 cy = tabai_adc(&row[c + i], row[c + i], prod[i], cy);
