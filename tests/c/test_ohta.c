@@ -10,7 +10,9 @@
  * a bit-serial division, is what costs most time here).
  * Operands: p-1 x p-1 (the largest H), 0, 1, p-2, R mod p, uniform, runs, edge limbs;
  * reduce: x = p*R - 1 (the largest allowed), (p-1)^2, p, 0, random high half < p with a
- * low half of ones, zeros or random. Outputs aliased to each input and both; guard limbs. */
+ * low half of ones, zeros or random. Outputs aliased to each input and both; guard limbs.
+ * The second conditional subtraction: inputs with f = H - d*p in [2p, 3p), checked to be
+ * so with GMP, at every even n >= 6 (check_second_subtraction). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,6 +157,71 @@ static void check_modulus(const uint64_t *p, size_t n, size_t random_pairs) {
     }
 }
 
+/* The estimate d of docs/bounds/ohta.md computed here with GMP: floor(T / R^2), T the
+ * columns >= 2n-2 of H*K. */
+static void ohta_estimate(mpz_t d, const mpz_t H, const uint64_t *k, size_t n) {
+    uint64_t h[2 * NMAX];
+    mpz_t t, term;
+    mpz_inits(t, term, NULL);
+    tu_from_mpz(h, 2 * n, H);
+    for (size_t i = 0; i < 2 * n; i++)
+        for (size_t j = 0; j <= n; j++) {
+            if (i + j < 2 * n - 2) continue;
+            mpz_set_ui(term, h[i]);
+            mpz_mul_ui(term, term, k[j]);
+            mpz_mul_2exp(term, term, 64 * (i + j));
+            mpz_add(t, t, term);
+        }
+    mpz_tdiv_q_2exp(d, t, 128 * n);
+    mpz_clears(t, term, NULL);
+}
+
+/* Both errors of the estimate at once (q - d = 2, so f = H - d*p in [2p, 3p) and the second
+ * subtraction is needed): p = 2^(64n) - 2^(32n) + 1 for even n >= 6, where R^2 mod p is
+ * just below R and K's low limbs are all ones, with H = (p-1)^2 (= (p-2)p + 1: H mod p is
+ * tiny) and, for reduce, H = q*p + s with q near R and s small. The test first checks with
+ * GMP that each input really has q - d = 2. */
+static void check_second_subtraction(size_t n) {
+    uint64_t p[NMAX] = {0}, a[NMAX], x[2 * NMAX];
+    for (size_t i = 0; i < n; i++) p[i] = i < n / 2 ? 0 : ~(uint64_t)0;
+    p[0] = 1; /* 2^(64n) - 2^(32n) + 1 */
+    tabai_ohta ctx;
+    if (!check_init(&ctx, p, n)) return;
+    mpz_t H, q, d;
+    mpz_inits(H, q, d, NULL);
+    tu_to_mpz(P, p, n);
+    for (int variant = 0; variant < 3; variant++) {
+        if (variant == 0) {
+            mpz_sub_ui(H, P, 1);
+            mpz_mul(H, H, H);
+        } else { /* q = R - 1 - small, s < 2^(64n - 66) */
+            mpz_set_ui(q, 1);
+            mpz_mul_2exp(q, q, 64 * n);
+            mpz_sub_ui(q, q, 1 + tu_below(1u << 20));
+            mpz_mul(H, q, P);
+            tu_fill(a, n, TU_UNIFORM); /* s < 2^(64n - 66): H mod p tiny */
+            a[n - 1] = 0;
+            a[n - 2] >>= 2;
+            tu_to_mpz(d, a, n);
+            mpz_add(H, H, variant == 1 ? d : (mpz_set_ui(d, 1), d));
+        }
+        ohta_estimate(d, H, ctx.k, n);
+        mpz_tdiv_q(q, H, P);
+        mpz_sub(q, q, d);
+        TU_CHECK(mpz_cmp_ui(q, 2) == 0, "ohta second subtraction: input has q - d = 2", n,
+                 TU_V("p", p, n));
+        if (variant == 0) {
+            mpz_sub_ui(H, P, 1);
+            tu_from_mpz(a, n, H);
+            check_mul(&ctx, a, a);
+        } else {
+            tu_from_mpz(x, 2 * n, H);
+            check_reduce(&ctx, x);
+        }
+    }
+    mpz_clears(H, q, d, NULL);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     tu_init(argv[0]);
@@ -186,6 +253,10 @@ int main(int argc, char **argv) {
             tu_note("modulus %s", tu_real_moduli[i].name);
             check_modulus(tu_real_moduli[i].limbs, n, pairs);
         }
+    }
+    for (size_t n = 6; n <= NMAX; n += 2) {
+        tu_note("modulus 2^(64n) - 2^(32n) + 1 (f >= 2p)");
+        check_second_subtraction(n);
     }
     /* every modulus 2 .. 300 at n = 1 */
     for (uint64_t m = 2; m <= 300; m++) {
