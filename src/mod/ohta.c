@@ -12,29 +12,54 @@
 #include "../limb/limb.h"
 #include "mod.h"
 
-/* K = floor(2^(128n) / p) by restoring binary division (init only; p is public). */
+/* K = floor(2^(128n) / p) by schoolbook long division in base 2^64 (Knuth, TAOCP vol. 2,
+ * 4.3.1, Algorithm D): p shifted so that its top bit is set, a quotient limb estimated from
+ * the top two limbs of the remainder, corrected with the next limb (at most twice), and
+ * added back once in the rare case the estimate is still one too large. Init only; p is
+ * public, so this is variable time. */
 static void ohta_constant(uint64_t *k, const uint64_t *p, size_t n) {
-    uint64_t rem[TABAI_MAX_LIMBS + 1] = {0};
-    for (size_t i = 0; i <= n; i++) k[i] = 0;
-    /* dividend bits from 128n down to 0: only bit 128n is set */
-    for (size_t bit = 128 * n + 1; bit-- > 0;) {
-        uint64_t top = 0;
-        for (size_t i = 0; i <= n; i++) {
-            uint64_t x = rem[i];
-            rem[i] = (x << 1) | top;
-            top = x >> 63;
+    if (n == 1) { /* 2^128 / p0 from (2^128 - 1) / p0, p0 >= 2 */
+        tabai_u128 m = ~(tabai_u128)0, qt = m / p[0];
+        if (m % p[0] == p[0] - 1) qt++;
+        k[0] = (uint64_t)qt, k[1] = (uint64_t)(qt >> 64);
+        return;
+    }
+    int sh = __builtin_clzll(p[n - 1]);
+    uint64_t v[TABAI_MAX_LIMBS], u[2 * TABAI_MAX_LIMBS + 1] = {0};
+    for (size_t i = n; i-- > 0;) v[i] = (p[i] << sh) | (sh && i ? p[i - 1] >> (64 - sh) : 0);
+    /* u = 2^(128n) << sh, 2n+1 limbs */
+    u[2 * n] = (uint64_t)1 << sh;
+    if (p[n - 1] == 1) { /* only p = 2^(64(n-1)) can give K = 2^(64(n+1)): saturate */
+        size_t z = 0;
+        while (z < n - 1 && p[z] == 0) z++;
+        if (z == n - 1) {
+            for (size_t i = 0; i <= n; i++) k[i] = ~(uint64_t)0;
+            return;
         }
-        if (bit == 128 * n) rem[0] |= 1;
-        /* rem < 2p < 2^(64n+1) fits n+1 limbs; subtract p if rem >= p */
-        uint64_t t[TABAI_MAX_LIMBS + 1], bw = 0;
-        for (size_t i = 0; i <= n; i++) bw = tabai_sbb(&t[i], rem[i], i < n ? p[i] : 0, bw);
-        if (!bw) {
-            memcpy(rem, t, (n + 1) * sizeof(uint64_t));
-            if (bit < 64 * (n + 1)) k[bit / 64] |= (uint64_t)1 << (bit % 64);
-            else /* only p = 2^(64(n-1)): K = 2^(64(n+1)) does not fit n+1 limbs; K-1 (all
-                  * ones) keeps the bound, H/p - H(K-1)/R^2 = H/R^2 < 1 */
-                for (size_t i = 0; i <= n; i++) k[i] = ~(uint64_t)0;
+    }
+    for (size_t j = n + 1; j-- > 0;) {
+        tabai_u128 num = ((tabai_u128)u[j + n] << 64) | u[j + n - 1];
+        tabai_u128 qh = num / v[n - 1], rh = num % v[n - 1];
+        while (qh >> 64 || (tabai_u128)(uint64_t)qh * v[n - 2] > ((rh << 64) | u[j + n - 2])) {
+            qh--;
+            rh += v[n - 1];
+            if (rh >> 64) break;
         }
+        /* u[j .. j+n] -= qh * v */
+        uint64_t q = (uint64_t)qh, mc = 0, bw = 0;
+        for (size_t i = 0; i < n; i++) {
+            tabai_u128 pr = (tabai_u128)q * v[i] + mc;
+            mc = (uint64_t)(pr >> 64);
+            bw = tabai_sbb(&u[j + i], u[j + i], (uint64_t)pr, bw);
+        }
+        bw = tabai_sbb(&u[j + n], u[j + n], mc, bw);
+        if (bw) { /* one too large: add v back */
+            q--;
+            uint64_t cy = 0;
+            for (size_t i = 0; i < n; i++) cy = tabai_adc(&u[j + i], u[j + i], v[i], cy);
+            u[j + n] += cy;
+        }
+        k[j] = q;
     }
 }
 
