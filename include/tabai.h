@@ -137,10 +137,11 @@ TABAI_API uint64_t tabai_cnd_sub_n(uint64_t cond, uint64_t *r, const uint64_t *a
 
 /** Big-endian bytes to limbs: r[n] = the last 8n bytes of be[len] (zero-extended).
  *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if len > 8n after leading zero bytes (nothing
- *  written). */
+ *  written). Time: constant; only whether the value fits is revealed (by the status). */
 TABAI_API tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len);
 /** Limbs to big-endian bytes: be[len] = a[n], len >= 8n or the value fits in len bytes.
- *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if the value does not fit (nothing written). */
+ *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if the value does not fit (nothing written).
+ *  Time: constant; only whether the value fits is revealed (by the status). */
 TABAI_API tabai_status tabai_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n);
 
 /* ------------------------------------------------------------------------------------

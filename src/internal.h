@@ -78,6 +78,27 @@ TABAI_INLINE uint64_t tabai_lt_n(const uint64_t *a, const uint64_t *b, size_t n)
     return bw;
 }
 
+/* Declassification: x is computed from secrets but revealed on purpose (it decides a
+ * documented error status), so branching on it is allowed. Every call site says what is
+ * made public and why; tests/ctime/README.md lists them. An identity function, except in
+ * the tests/ctime build (-DTABAI_CTIME_DECLASSIFY), where it marks x defined for valgrind
+ * memcheck so that the secrets x came from stay checked everywhere else. */
+#if defined(TABAI_CTIME_DECLASSIFY) && __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+TABAI_INLINE uint64_t tabai_declassify(uint64_t x) {
+    (void)VALGRIND_MAKE_MEM_DEFINED(&x, sizeof x);
+    return x;
+}
+#elif defined(TABAI_CTIME_DECLASSIFY)
+#error "TABAI_CTIME_DECLASSIFY needs valgrind/memcheck.h"
+#else
+TABAI_INLINE uint64_t tabai_declassify(uint64_t x) { return x; }
+#endif
+/* 1 if a[n] < p[n], made public: a range check whose failure is TABAI_ERR_RANGE. */
+TABAI_INLINE uint64_t tabai_reduced_public(const uint64_t *a, const uint64_t *p, size_t n) {
+    return tabai_declassify(tabai_lt_n(a, p, n));
+}
+
 /* Number of significant limbs (variable time: for public values only). */
 TABAI_INLINE size_t tabai_normalized_len_vartime(const uint64_t *a, size_t n) {
     while (n > 0 && a[n - 1] == 0) n--;

@@ -49,6 +49,17 @@ unsigned tabai_cpu_features(void) {
     return __atomic_load_n(&features_cache, __ATOMIC_RELAXED);
 }
 
+static int tier_cache = -1;
+
+/* Test hook (internal, not exported): replaces the detected features and forgets the tier in
+ * use, so that TABAI_CPU / tabai_cpu_set_tier are applied to the new native tier. For
+ * tests/ctime under valgrind, whose CPUID hides ADX although it executes adcx/adox. */
+void tabai_cpu_force_native_for_testing(unsigned features) {
+    __atomic_store_n(&features_cache, features, __ATOMIC_RELAXED);
+    __atomic_store_n(&features_done, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&tier_cache, -1, __ATOMIC_RELEASE);
+}
+
 tabai_tier tabai_cpu_native_tier(void) {
     unsigned f = tabai_cpu_features();
     /* Each tier includes the ones below it: a CPU whose features skip a tier stops there. */
@@ -72,8 +83,6 @@ int tabai_tier_parse(const char *name) {
         if (strcmp(name, tier_names[i]) == 0) return i;
     return -1;
 }
-
-static int tier_cache = -1;
 
 tabai_tier tabai_cpu_tier(void) {
     int t = __atomic_load_n(&tier_cache, __ATOMIC_ACQUIRE);

@@ -42,6 +42,10 @@ typedef struct tabai_kernels {
 const tabai_kernels *tabai_kernels_active(void);
 /* The table of tier t, or NULL if t is above the native tier. */
 const tabai_kernels *tabai_kernels_for_tier(tabai_tier t);
+/* Test hook (tests/ctime, not exported): use `features` (TABAI_CPU_* bits) as the detected
+ * features from now on and recompute the tier in use. Only for a CPU or emulator that runs
+ * those instructions (valgrind executes BMI2/ADX but hides ADX in CPUID). */
+void tabai_cpu_force_native_for_testing(unsigned features);
 
 static inline size_t tabai_slot(size_t n) { return n <= TABAI_FIXED_MAX ? n : 0; }
 

@@ -20,11 +20,15 @@ const char *tabai_version(void) { return "0.1.0"; }
 
 tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len) {
     if (!r || (!be && len)) return TABAI_ERR_NULL;
-    size_t skip = 0;
-    while (skip < len && be[skip] == 0) skip++;
-    if (len - skip > 8 * n) return TABAI_ERR_SIZE;
+    /* the bytes in front of the last 8n must all be zero: OR-ed, no branch on their values
+     * (the count of leading zero bytes is secret); whether the value fits is public, it
+     * decides TABAI_ERR_SIZE */
+    size_t keep = len < 8 * n ? len : 8 * n;
+    uint64_t high = 0;
+    for (size_t i = 0; i < len - keep; i++) high |= be[i];
+    if (tabai_declassify(tabai_nonzero(high))) return TABAI_ERR_SIZE;
     for (size_t i = 0; i < n; i++) r[i] = 0;
-    for (size_t i = 0; i < len - skip; i++) {
+    for (size_t i = 0; i < keep; i++) {
         size_t pos = len - 1 - i; /* byte i counted from the least significant end */
         r[i / 8] |= (uint64_t)be[pos] << (8 * (i % 8));
     }
@@ -33,9 +37,11 @@ tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t l
 
 tabai_status tabai_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n) {
     if (!be || !a) return TABAI_ERR_NULL;
-    /* the value must fit: every byte at or above len must be zero */
-    for (size_t i = len; i < 8 * n; i++)
-        if ((a[i / 8] >> (8 * (i % 8))) & 0xff) return TABAI_ERR_SIZE;
+    /* the value must fit: every byte at or above len must be zero. OR-ed, no branch on the
+     * limbs; whether the value fits is public, it decides TABAI_ERR_SIZE */
+    uint64_t high = 0;
+    for (size_t i = len; i < 8 * n; i++) high |= (a[i / 8] >> (8 * (i % 8))) & 0xff;
+    if (tabai_declassify(tabai_nonzero(high))) return TABAI_ERR_SIZE;
     for (size_t i = 0; i < len; i++) {
         uint8_t v = i < 8 * n ? (uint8_t)(a[i / 8] >> (8 * (i % 8))) : 0;
         be[len - 1 - i] = v;

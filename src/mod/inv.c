@@ -10,10 +10,11 @@
 tabai_status tabai_mont_inv_prime(const tabai_mont *ctx, uint64_t *r, const uint64_t *a) {
     if (!ctx || !r || !a) return TABAI_ERR_NULL;
     const size_t n = ctx->n;
-    if (!tabai_lt_n(a, ctx->p, n)) return TABAI_ERR_RANGE;
+    if (!tabai_reduced_public(a, ctx->p, n)) return TABAI_ERR_RANGE; /* public: an error */
     uint64_t z = 0;
     for (size_t i = 0; i < n; i++) z |= a[i];
-    if (!tabai_nonzero(z)) return TABAI_ERR_NOINV;
+    /* public: a == 0 has no inverse, the one bit about a this function reveals */
+    if (!tabai_declassify(tabai_nonzero(z))) return TABAI_ERR_NOINV;
     uint64_t e[TABAI_MAX_LIMBS], two[TABAI_MAX_LIMBS] = {2};
     tabai_sub_n_generic(e, ctx->p, two, n); /* p >= 3 */
     size_t ebits = tabai_bitlen_vartime(e, n);

@@ -81,7 +81,7 @@ tabai_status tabai_mont_init_bytes(tabai_mont *ctx, const uint8_t *be, size_t le
 
 /* a < p? (constant time; the answer is public: an unreduced operand is an error) */
 static inline int reduced(const tabai_mont *ctx, const uint64_t *a) {
-    return (int)tabai_lt_n(a, ctx->p, ctx->n);
+    return (int)tabai_reduced_public(a, ctx->p, ctx->n);
 }
 
 tabai_status tabai_mont_mul(const tabai_mont *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {

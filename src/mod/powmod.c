@@ -175,7 +175,7 @@ static tabai_status powmod_checked(const field *f, const uint64_t *p, uint64_t *
                                    uint64_t *scratch, int vartime) {
     if (!r || !b || !scratch || (!e && ebits)) return TABAI_ERR_NULL;
     if (ebits > MAX_EBITS) return TABAI_ERR_SIZE;
-    if (!tabai_lt_n(b, p, f->n)) return TABAI_ERR_RANGE;
+    if (!tabai_reduced_public(b, p, f->n)) return TABAI_ERR_RANGE; /* public: an error */
     unsigned w = tabai_powmod_window(ebits);
     if (vartime) powmod_vartime(f, r, b, e, ebits, scratch, w);
     else powmod_ct(f, r, b, e, ebits, scratch, w);

@@ -89,7 +89,9 @@ tabai_status tabai_ohta_mul_with(tabai_kernel k, const tabai_ohta *ctx, uint64_t
     if (!ctx || !r || !a || !b) return TABAI_ERR_NULL;
     if ((int)k < 0 || (int)k >= TABAI_KERNEL_COUNT) return TABAI_ERR_KERNEL;
     if (k != TABAI_KERNEL_AUTO && !is_ohta(k)) return TABAI_ERR_KERNEL;
-    if (!(tabai_lt_n(a, ctx->p, ctx->n) & tabai_lt_n(b, ctx->p, ctx->n))) return TABAI_ERR_RANGE;
+    /* public: an unreduced operand is an error */
+    if (!(tabai_reduced_public(a, ctx->p, ctx->n) & tabai_reduced_public(b, ctx->p, ctx->n)))
+        return TABAI_ERR_RANGE;
     uint64_t t[TABAI_MAX_LIMBS]; /* r may alias a or b: the kernels read them first anyway */
     switch (k) {
     case TABAI_KERNEL_AUTO: tabai_ohta_mul_unchecked(ctx, t, a, b); break;
