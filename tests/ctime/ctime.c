@@ -1,0 +1,615 @@
+/* Constant-time test, valgrind method (libsecp256k1's ctime_tests): every secret input is
+ * marked undefined with a memcheck client request, each constant-time public entry point is
+ * called, and memcheck reports any conditional branch or memory address computed from an
+ * undefined value; the ctest run uses --error-exitcode, so one report fails the test. The
+ * outputs are then marked defined again and compared with GMP, so wrong answers fail too.
+ *
+ *   test_ctime [--tier generic|bmi2] [--leaky]      (tier also from TABAI_CPU)
+ *
+ * Public by design (never marked undefined): limb counts, moduli and contexts, exponent bit
+ * lengths, byte lengths, the kernel choice. Library-side declassifications (a bit that is
+ * revealed on purpose, marked defined inside the library when it is built with
+ * -DTABAI_CTIME_DECLASSIFY, see src/internal.h and README.md): whether an operand is < p
+ * (TABAI_ERR_RANGE), whether inv_prime's operand is 0 (TABAI_ERR_NOINV), whether a value fits
+ * the byte length or limb count (TABAI_ERR_SIZE of to_bytes / from_bytes).
+ *
+ * Tier: valgrind hides ADX in CPUID (it executes mulx/adcx/adox), so under valgrind the
+ * library would detect tier generic only. The test overrides the detected features through
+ * the internal hook tabai_cpu_force_native_for_testing, caps the tier with
+ * tabai_cpu_set_tier, and fails unless the tier in use, every context and every dispatch slot
+ * it uses belong to the requested tier. Outside valgrind the requests are no-ops and the run
+ * only checks results (and skips with 77 if the CPU lacks the tier).
+ *
+ * --leaky runs two deliberately leaky functions compiled only into this program (a select
+ * that branches on the secret bit, a table lookup at a secret index); memcheck must report
+ * both, so ctest expects valgrind's exit code (ctime.leaky). */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <valgrind/memcheck.h>
+#include <valgrind/valgrind.h>
+
+#include "../../src/cpu/kernels.h"
+#include "testutil.h"
+
+#define SECRET(p, bytes) ((void)VALGRIND_MAKE_MEM_UNDEFINED((p), (bytes)))
+#define PUBLIC(p, bytes) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (bytes)))
+#define L8(n) ((n) * sizeof(uint64_t))
+
+#define MAXN TABAI_MAX_LIMBS
+static const size_t sizes[] = {1, 2, 4, 5, 8, 16, 17, 32, 64, 128};
+
+static tabai_tier want_tier;
+
+/* ---- deliberately leaky functions (compiled only into this test) ---- */
+static volatile int leak_sink;
+__attribute__((noinline)) static void leaky_copy_a(uint64_t *r, const uint64_t *a, size_t n) {
+    for (size_t i = 0; i < n; i++) r[i] = a[i];
+    leak_sink = 1;
+}
+__attribute__((noinline)) static void leaky_copy_b(uint64_t *r, const uint64_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++) r[i] = b[i];
+    leak_sink = 2;
+}
+/* r = cond ? a : b with a branch on the secret cond: what tabai_cnd_select_n must not do */
+__attribute__((noinline)) static void leaky_select(uint64_t *r, uint64_t cond, const uint64_t *a,
+                                                   const uint64_t *b, size_t n) {
+    if (cond) leaky_copy_a(r, a, n);
+    else leaky_copy_b(r, b, n);
+}
+/* tab[idx]: a load at a secret address, what the powmod table scan must not do */
+__attribute__((noinline)) static uint64_t leaky_lookup(const uint64_t *tab, uint64_t idx) {
+    return tab[idx & 15];
+}
+
+static int run_leaky(void) {
+    uint64_t a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, r[4], tab[16], cond = 1, idx = 11;
+    for (int i = 0; i < 16; i++) tab[i] = 100 + (uint64_t)i;
+    SECRET(&cond, sizeof cond);
+    SECRET(a, sizeof a);
+    SECRET(b, sizeof b);
+    leaky_select(r, cond, a, b, 4);
+    PUBLIC(a, sizeof a);
+    PUBLIC(b, sizeof b);
+    PUBLIC(r, sizeof r);
+    SECRET(&idx, sizeof idx);
+    uint64_t v = leaky_lookup(tab, idx);
+    PUBLIC(&v, sizeof v);
+    /* the functions are correct: only memcheck's reports may fail this run */
+    int ok = memcmp(r, a, sizeof r) == 0 && v == 111;
+    printf("leaky: select and lookup ran (%s); memcheck must have reported both\n",
+           ok ? "results correct" : "WRONG RESULTS");
+    return ok ? 0 : 1;
+}
+
+/* ---- GMP helpers ---- */
+static void mpz_of(mpz_t z, const uint64_t *a, size_t n) { tu_to_mpz(z, a, n); }
+
+/* ---- tier ---- */
+
+/* The tier in use, the tier of a context, and the dispatch slots of limb count n all belong
+ * to the requested tier (their symbols end in _<tier>). */
+static void check_tier_slots(size_t n) {
+    const tabai_kernels *k = tabai_kernels_active();
+    const char *tn = tabai_tier_name(want_tier);
+    char suffix[16];
+    snprintf(suffix, sizeof suffix, "_%s", tn);
+    size_t s = tabai_slot(n);
+    const char *syms[4] = {k->mul_sym[s], k->sqr_sym[s], k->mont_mul_sym[s], k->mont_sqr_sym[s]};
+    TU_CHECK(tabai_cpu_tier() == want_tier && k->tier == want_tier, "tier in use", n, TU_NOV);
+    for (int i = 0; i < 4; i++) {
+        size_t ls = syms[i] ? strlen(syms[i]) : 0, lt = strlen(suffix);
+        int ok = ls > lt && strcmp(syms[i] + ls - lt, suffix) == 0;
+        TU_CHECK(ok, "dispatch slot is the requested tier's kernel", n, TU_NOV);
+        if (!ok) fprintf(stderr, "slot %zu: %s, tier %s\n", s, syms[i] ? syms[i] : "(null)", tn);
+    }
+}
+
+static int force_tier(const char *name) {
+    int t = tabai_tier_parse(name);
+    if (t < 0 || strcmp(name, "native") == 0) {
+        fprintf(stderr, "ctime: unknown tier '%s'\n", name);
+        exit(2);
+    }
+    want_tier = (tabai_tier)t;
+    if (RUNNING_ON_VALGRIND) {
+        unsigned f = tabai_cpu_features(); /* as valgrind's CPUID reports them */
+        if (t >= TABAI_TIER_BMI2) f |= TABAI_CPU_BMI2 | TABAI_CPU_ADX; /* it executes both */
+        if (t >= TABAI_TIER_AVX2 && !((f & TABAI_CPU_AVX2) && (f & TABAI_CPU_FMA))) return 77;
+        if (t >= TABAI_TIER_AVX512) return 77; /* valgrind has no AVX-512 */
+        tabai_cpu_force_native_for_testing(f);
+    } else if ((int)tabai_cpu_native_tier() < t) {
+        return 77;
+    }
+    if (tabai_cpu_set_tier(want_tier) != TABAI_OK) return 2;
+    setenv("TABAI_CPU", name, 1); /* so that tu_init's own tier check expects it too */
+    return 0;
+}
+
+/* ---- raw limb functions ---- */
+static void test_limb(size_t n, int round) {
+    uint64_t a[MAXN + 1], b[MAXN + 1], r[2 * MAXN + 2], w[2 * MAXN + 2];
+    tu_fill(a, n, round ? TU_ONES : TU_UNIFORM);
+    tu_fill(b, n, round ? TU_EDGE : TU_UNIFORM);
+    uint64_t cy, want;
+    mpz_t x, y, z;
+    mpz_inits(x, y, z, NULL);
+
+    /* cnd_select_n, cnd_sub_n: cond, a, b secret; cond takes the values 0, 1, 2^63 */
+    static const uint64_t conds[3] = {0, 1, (uint64_t)1 << 63};
+    for (int ci = 0; ci < 3; ci++) {
+        uint64_t c = conds[ci];
+        SECRET(&c, sizeof c);
+        SECRET(a, L8(n));
+        SECRET(b, L8(n));
+        tabai_cnd_select_n(r, c, a, b, n);
+        cy = tabai_cnd_sub_n(c, r + n, a, b, n);
+        PUBLIC(&c, sizeof c);
+        PUBLIC(a, L8(n));
+        PUBLIC(b, L8(n));
+        PUBLIC(r, L8(2 * n));
+        PUBLIC(&cy, sizeof cy);
+        TU_CHECK(memcmp(r, conds[ci] ? a : b, L8(n)) == 0, "cnd_select_n", n, TU_V("a", a, n),
+                 TU_V("b", b, n));
+        if (conds[ci]) {
+            want = mpn_sub_n((mp_limb_t *)w, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+        } else {
+            memcpy(w, a, L8(n));
+            want = 0;
+        }
+        TU_CHECK(cy == want && memcmp(r + n, w, L8(n)) == 0, "cnd_sub_n", n, TU_V("a", a, n),
+                 TU_V("b", b, n));
+    }
+
+    /* add_n, sub_n */
+    SECRET(a, L8(n));
+    SECRET(b, L8(n));
+    cy = tabai_add_n(r, a, b, n);
+    uint64_t bw = tabai_sub_n(r + n, a, b, n);
+    PUBLIC(a, L8(n));
+    PUBLIC(b, L8(n));
+    PUBLIC(r, L8(2 * n));
+    PUBLIC(&cy, sizeof cy);
+    PUBLIC(&bw, sizeof bw);
+    want = mpn_add_n((mp_limb_t *)w, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+    TU_CHECK(cy == want && memcmp(r, w, L8(n)) == 0, "add_n", n, TU_V("a", a, n), TU_V("b", b, n));
+    want = mpn_sub_n((mp_limb_t *)w, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+    TU_CHECK(bw == want && memcmp(r + n, w, L8(n)) == 0, "sub_n", n, TU_V("a", a, n),
+             TU_V("b", b, n));
+
+    /* mul_n, sqr_n */
+    SECRET(a, L8(n));
+    SECRET(b, L8(n));
+    tabai_mul_n(r, a, b, n);
+    PUBLIC(r, L8(2 * n));
+    PUBLIC(a, L8(n));
+    PUBLIC(b, L8(n));
+    mpn_mul_n((mp_limb_t *)w, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+    TU_CHECK(memcmp(r, w, L8(2 * n)) == 0, "mul_n", n, TU_V("a", a, n), TU_V("b", b, n));
+    SECRET(a, L8(n));
+    tabai_sqr_n(r, a, n);
+    PUBLIC(a, L8(n));
+    PUBLIC(r, L8(2 * n));
+    mpn_sqr((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)n);
+    TU_CHECK(memcmp(r, w, L8(2 * n)) == 0, "sqr_n", n, TU_V("a", a, n));
+
+    /* mul with unequal lengths, both orders: n x m and m x n */
+    size_t m = n > 1 ? n / 2 + 1 : 2;
+    tu_fill(b, m, round ? TU_ONES : TU_UNIFORM);
+    for (int swap = 0; swap < 2; swap++) {
+        const uint64_t *x1 = swap ? b : a, *x2 = swap ? a : b;
+        size_t n1 = swap ? m : n, n2 = swap ? n : m;
+        SECRET(a, L8(n));
+        SECRET(b, L8(m));
+        tabai_mul(r, x1, n1, x2, n2);
+        PUBLIC(a, L8(n));
+        PUBLIC(b, L8(m));
+        PUBLIC(r, L8(n + m));
+        if (n >= m) mpn_mul((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)n, (const mp_limb_t *)b, (mp_size_t)m);
+        else mpn_mul((mp_limb_t *)w, (const mp_limb_t *)b, (mp_size_t)m, (const mp_limb_t *)a, (mp_size_t)n);
+        TU_CHECK(memcmp(r, w, L8(n + m)) == 0, "mul (unequal lengths)", n, TU_V("a", a, n),
+                 TU_V("b", b, m));
+    }
+
+    /* mul_1, addmul_1: the scalar is secret too */
+    uint64_t s = round ? ~(uint64_t)0 : tu_rand();
+    tu_fill(r, n, TU_UNIFORM);
+    memcpy(w, r, L8(n));
+    SECRET(a, L8(n));
+    SECRET(&s, sizeof s);
+    SECRET(r, L8(n));
+    uint64_t hi1 = tabai_addmul_1(r, a, n, s);
+    uint64_t hi2 = tabai_mul_1(r + n, a, n, s);
+    PUBLIC(a, L8(n));
+    PUBLIC(&s, sizeof s);
+    PUBLIC(r, L8(2 * n));
+    PUBLIC(&hi1, sizeof hi1);
+    PUBLIC(&hi2, sizeof hi2);
+    want = mpn_addmul_1((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)n, s);
+    TU_CHECK(hi1 == want && memcmp(r, w, L8(n)) == 0, "addmul_1", n, TU_V("a", a, n),
+             TU_V("s", &s, 1));
+    want = mpn_mul_1((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)n, s);
+    TU_CHECK(hi2 == want && memcmp(r + n, w, L8(n)) == 0, "mul_1", n, TU_V("a", a, n),
+             TU_V("s", &s, 1));
+
+    /* cmp_n: constant time, only the result is public (marked defined after the call) */
+    for (int k = 0; k < 3; k++) {
+        memcpy(b, a, L8(n));
+        if (k == 1) b[tu_below(n)] ^= (uint64_t)1 << tu_below(64);
+        if (k == 2) b[0] ^= 1;
+        SECRET(a, L8(n));
+        SECRET(b, L8(n));
+        int c = tabai_cmp_n(a, b, n);
+        PUBLIC(a, L8(n));
+        PUBLIC(b, L8(n));
+        PUBLIC(&c, sizeof c);
+        int g = mpn_cmp((const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+        TU_CHECK(c == (g > 0) - (g < 0), "cmp_n", n, TU_V("a", a, n), TU_V("b", b, n));
+    }
+    mpz_clears(x, y, z, NULL);
+}
+
+/* ---- byte conversions: the value is secret, the lengths public ---- */
+static void test_bytes(size_t n, int round) {
+    uint64_t a[MAXN], r[MAXN];
+    uint8_t be[8 * MAXN + 8], wb[8 * MAXN + 8];
+    tu_fill(a, n, round ? TU_SPARSE : TU_UNIFORM);
+    a[n - 1] &= round ? 0 : ~(uint64_t)0; /* round 1: leading zero bytes (a secret count) */
+    /* len = 8n + 3 (zero-extended), 8n, and 8n - 8 (fits only in round 1) */
+    size_t lens[3] = {8 * n + 3, 8 * n, 8 * n - 8};
+    for (int li = 0; li < 3; li++) {
+        size_t len = lens[li];
+        if (len == 0) continue;
+        int fits = len >= 8 * n || a[n - 1] == 0;
+        memset(be, 0xa5, len);
+        SECRET(a, L8(n));
+        tabai_status st = tabai_to_bytes(be, len, a, n);
+        PUBLIC(a, L8(n));
+        PUBLIC(be, len);
+        TU_CHECK(st == (fits ? TABAI_OK : TABAI_ERR_SIZE), "to_bytes status", n, TU_V("a", a, n));
+        if (!fits) continue;
+        memset(wb, 0, len);
+        mpz_t z;
+        mpz_init(z);
+        mpz_of(z, a, n);
+        size_t cnt = 0;
+        uint8_t tmp[8 * MAXN + 8];
+        mpz_export(tmp, &cnt, 1, 1, 1, 0, z);
+        memcpy(wb + len - cnt, tmp, cnt);
+        mpz_clear(z);
+        TU_CHECK(memcmp(be, wb, len) == 0, "to_bytes", n, TU_V("a", a, n));
+        /* back: every byte secret (including the leading zeros) */
+        memset(r, 0x5a, L8(n));
+        SECRET(be, len);
+        st = tabai_from_bytes(r, n, be, len);
+        PUBLIC(be, len);
+        PUBLIC(r, L8(n));
+        TU_CHECK(st == TABAI_OK && memcmp(r, a, L8(n)) == 0, "from_bytes", n, TU_V("a", a, n),
+                 TU_V("r", r, n));
+    }
+    /* from_bytes into fewer limbs than the value needs: TABAI_ERR_SIZE (public), r untouched */
+    if (n > 1) {
+        tu_fill(a, n, TU_UNIFORM);
+        a[n - 1] |= round ? (uint64_t)1 << 63 : 1;
+        tabai_to_bytes(be, 8 * n, a, n);
+        for (size_t i = 0; i < n - 1; i++) r[i] = 0x77;
+        SECRET(be, 8 * n);
+        tabai_status st = tabai_from_bytes(r, n - 1, be, 8 * n);
+        PUBLIC(be, 8 * n);
+        PUBLIC(r, L8(n - 1));
+        TU_CHECK(st == TABAI_ERR_SIZE && r[0] == 0x77, "from_bytes too long", n, TU_V("a", a, n));
+    }
+}
+
+/* ---- Montgomery ---- */
+typedef struct modulus {
+    uint64_t p[MAXN];
+    size_t n;
+    int prime; /* known prime (an embedded real modulus) */
+    const char *name;
+} modulus;
+
+static void pick_modulus(modulus *m, size_t n, int odd) {
+    m->n = n;
+    m->prime = 0;
+    m->name = "uniform";
+    for (size_t i = 0; i < tu_real_moduli_count && odd; i++) {
+        const tu_real_modulus *rm = &tu_real_moduli[i];
+        if (rm->n == n && (strncmp(rm->name, "modp", 4) == 0 || strstr(rm->name, "_p"))) {
+            memcpy(m->p, rm->limbs, L8(n));
+            m->prime = 1;
+            m->name = rm->name;
+            return;
+        }
+    }
+    tu_modulus(m->p, n, TU_MOD_UNIFORM, odd ? TU_ODD : TU_EVEN);
+}
+
+/* r == z mod p with z an mpz */
+static int eq_z(const uint64_t *r, size_t n, const mpz_t z) { return tu_eq_mpz(r, n, z); }
+
+static void test_mont(const modulus *md, int round) {
+    const size_t n = md->n;
+    tabai_mont ctx;
+    TU_CHECK(tabai_mont_init(&ctx, md->p, n) == TABAI_OK && ctx.n == n, "mont_init", n,
+             TU_V("p", md->p, n));
+    TU_CHECK(ctx.tier == (int)want_tier &&
+                 ctx.mul == tabai_kernels_for_tier(want_tier)->mont_mul[tabai_slot(n)],
+             "mont context has the requested tier's kernels", n, TU_NOV);
+    uint64_t a[MAXN], b[MAXN], r[8][MAXN];
+    tu_operand(a, md->p, n, round ? TU_OP_PM1 : TU_OP_UNIFORM);
+    tu_operand(b, md->p, n, round ? TU_OP_PM2 : TU_OP_UNIFORM);
+    tabai_status st[8];
+    SECRET(a, L8(n));
+    SECRET(b, L8(n));
+    st[0] = tabai_mont_mul(&ctx, r[0], a, b);
+    st[1] = tabai_mont_sqr(&ctx, r[1], a);
+    st[2] = tabai_mont_to(&ctx, r[2], a);
+    st[3] = tabai_mont_from(&ctx, r[3], a);
+    st[4] = tabai_mont_add(&ctx, r[4], a, b);
+    st[5] = tabai_mont_sub(&ctx, r[5], a, b);
+    st[6] = tabai_mont_neg(&ctx, r[6], a);
+    memcpy(r[7], a, L8(n));
+    st[7] = tabai_mont_mul(&ctx, r[7], r[7], r[7]); /* in place */
+    PUBLIC(a, L8(n));
+    PUBLIC(b, L8(n));
+    PUBLIC(r, sizeof r);
+    /* the statuses are not declassified by the test: the library must return public ones */
+    for (int i = 0; i < 8; i++) TU_CHECK(st[i] == TABAI_OK, "mont status", n, TU_NOV);
+    mpz_t p, x, y, z, rinv;
+    mpz_inits(p, x, y, z, rinv, NULL);
+    mpz_of(p, md->p, n);
+    mpz_of(x, a, n);
+    mpz_of(y, b, n);
+    mpz_setbit(z, 64 * n);
+    mpz_invert(rinv, z, p);
+    mpz_mul(z, x, y), mpz_mul(z, z, rinv), mpz_mod(z, z, p);
+    TU_CHECK(eq_z(r[0], n, z), "mont_mul", n, TU_V("a", a, n), TU_V("b", b, n), TU_V("p", md->p, n));
+    mpz_mul(z, x, x), mpz_mul(z, z, rinv), mpz_mod(z, z, p);
+    TU_CHECK(eq_z(r[1], n, z), "mont_sqr", n, TU_V("a", a, n), TU_V("p", md->p, n));
+    TU_CHECK(eq_z(r[7], n, z), "mont_mul in place", n, TU_V("a", a, n), TU_V("p", md->p, n));
+    mpz_set_ui(z, 0), mpz_setbit(z, 64 * n), mpz_mul(z, z, x), mpz_mod(z, z, p);
+    TU_CHECK(eq_z(r[2], n, z), "mont_to", n, TU_V("a", a, n), TU_V("p", md->p, n));
+    mpz_mul(z, x, rinv), mpz_mod(z, z, p);
+    TU_CHECK(eq_z(r[3], n, z), "mont_from", n, TU_V("a", a, n), TU_V("p", md->p, n));
+    mpz_add(z, x, y), mpz_mod(z, z, p);
+    TU_CHECK(eq_z(r[4], n, z), "mont_add", n, TU_V("a", a, n), TU_V("b", b, n), TU_V("p", md->p, n));
+    mpz_sub(z, x, y), mpz_mod(z, z, p);
+    TU_CHECK(eq_z(r[5], n, z), "mont_sub", n, TU_V("a", a, n), TU_V("b", b, n), TU_V("p", md->p, n));
+    mpz_neg(z, x), mpz_mod(z, z, p);
+    TU_CHECK(eq_z(r[6], n, z), "mont_neg", n, TU_V("a", a, n), TU_V("p", md->p, n));
+
+    /* an unreduced secret operand: TABAI_ERR_RANGE is public, r untouched */
+    memcpy(a, md->p, L8(n));
+    memset(r[0], 0x33, L8(n));
+    SECRET(a, L8(n));
+    st[0] = tabai_mont_mul(&ctx, r[0], a, b);
+    PUBLIC(a, L8(n));
+    TU_CHECK(st[0] == TABAI_ERR_RANGE && r[0][0] == 0x3333333333333333u, "mont_mul a = p", n,
+             TU_NOV);
+    mpz_clears(p, x, y, z, rinv, NULL);
+}
+
+/* ---- exponentiation and inversion: base and exponent secret, ebits public ---- */
+static size_t ebits_for(size_t n, int round) {
+    if (round) return 1 + (n * 7) % 23; /* window 1 */
+    if (n <= 16) return 64 * n - 3;     /* windows 3..6, a partial top limb */
+    return 1021;                        /* window 6 */
+}
+
+static void test_powmod(const modulus *md, int round) {
+    const size_t n = md->n;
+    size_t ebits = ebits_for(n, round), el = (ebits + 63) / 64;
+    tabai_mont mc;
+    tabai_ohta oc;
+    tabai_mont_init(&mc, md->p, n);
+    tabai_ohta_init(&oc, md->p, n);
+    uint64_t b[MAXN], e[2 * MAXN], r[3][MAXN], *scratch;
+    scratch = malloc(L8(tabai_powmod_scratch_limbs(n, ebits)));
+    tu_operand(b, md->p, n, TU_OP_UNIFORM);
+    tu_fill(e, el, round ? TU_ONES : TU_UNIFORM);
+    if (ebits % 64) e[el - 1] &= ((uint64_t)1 << (ebits % 64)) - 1;
+    tabai_status st[3];
+    SECRET(b, L8(n));
+    SECRET(e, L8(el));
+    st[0] = tabai_mont_powmod(&mc, r[0], b, e, ebits, scratch);
+    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch);
+    PUBLIC(b, L8(n));
+    PUBLIC(e, L8(el));
+    PUBLIC(r, sizeof r);
+    PUBLIC(scratch, L8(tabai_powmod_scratch_limbs(n, ebits)));
+    mpz_t p, x, y, z;
+    mpz_inits(p, x, y, z, NULL);
+    mpz_of(p, md->p, n);
+    mpz_of(x, b, n);
+    mpz_of(y, e, el);
+    mpz_powm(z, x, y, p);
+    TU_CHECK(st[0] == TABAI_OK && eq_z(r[0], n, z), "mont_powmod", n, TU_V("b", b, n),
+             TU_V("e", e, el), TU_V("p", md->p, n));
+    TU_CHECK(st[1] == TABAI_OK && eq_z(r[1], n, z), "ohta_powmod (odd p)", n, TU_V("b", b, n),
+             TU_V("e", e, el), TU_V("p", md->p, n));
+
+    /* Ohta on an even modulus, and the convenience tabai_powmod with any n-limb base: odd
+     * m (Montgomery) in round 0, even m (Ohta) in round 1 */
+    uint64_t pe[MAXN], bb[MAXN];
+    memcpy(pe, md->p, L8(n));
+    pe[0] &= ~(uint64_t)1;
+    tabai_ohta_init(&oc, pe, n);
+    TU_CHECK(oc.tier == (int)want_tier, "ohta context has the requested tier", n, TU_NOV);
+    tu_operand(b, pe, n, TU_OP_UNIFORM);
+    tu_fill(bb, n, TU_UNIFORM);
+    const uint64_t *m = round ? pe : md->p;
+    SECRET(b, L8(n));
+    SECRET(bb, L8(n));
+    SECRET(e, L8(el));
+    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch);
+    st[2] = tabai_powmod(r[2], bb, e, ebits, m, n);
+    PUBLIC(b, L8(n));
+    PUBLIC(bb, L8(n));
+    PUBLIC(e, L8(el));
+    PUBLIC(r, sizeof r);
+    mpz_of(p, pe, n);
+    mpz_of(x, b, n);
+    mpz_powm(z, x, y, p);
+    TU_CHECK(st[1] == TABAI_OK && eq_z(r[1], n, z), "ohta_powmod (even p)", n, TU_V("b", b, n),
+             TU_V("e", e, el), TU_V("p", pe, n));
+    mpz_of(p, m, n);
+    mpz_of(x, bb, n);
+    mpz_powm(z, x, y, p);
+    TU_CHECK(st[2] == TABAI_OK && eq_z(r[2], n, z), "powmod", n, TU_V("b", bb, n),
+             TU_V("e", e, el), TU_V("m", m, n));
+    free(scratch);
+
+    /* inv_prime: a secret; the exponent p - 2 and its length are public */
+    if (round == 0) {
+        tu_operand(b, md->p, n, TU_OP_UNIFORM);
+        b[0] |= 1; /* non-zero */
+        SECRET(b, L8(n));
+        st[0] = tabai_mont_inv_prime(&mc, r[0], b);
+        PUBLIC(b, L8(n));
+        PUBLIC(r[0], L8(n));
+        mpz_of(p, md->p, n);
+        mpz_of(x, b, n);
+        if (md->prime) {
+            mpz_invert(z, x, p);
+        } else { /* not known to be prime: the Fermat exponentiation itself */
+            mpz_sub_ui(y, p, 2);
+            mpz_powm(z, x, y, p);
+        }
+        TU_CHECK(st[0] == TABAI_OK && eq_z(r[0], n, z), "mont_inv_prime", n, TU_V("a", b, n),
+                 TU_V("p", md->p, n));
+        /* a = 0: TABAI_ERR_NOINV, the one bit inv_prime reveals */
+        memset(b, 0, L8(n));
+        SECRET(b, L8(n));
+        st[0] = tabai_mont_inv_prime(&mc, r[0], b);
+        PUBLIC(b, L8(n));
+        TU_CHECK(st[0] == TABAI_ERR_NOINV, "mont_inv_prime(0)", n, TU_NOV);
+    }
+    mpz_clears(p, x, y, z, NULL);
+}
+
+/* ---- Ohta: mul, sqr, reduce, the explicit kernels ---- */
+static void test_ohta(const modulus *md, int round) {
+    const size_t n = md->n;
+    uint64_t p[MAXN];
+    memcpy(p, md->p, L8(n));
+    if (round) p[0] &= ~(uint64_t)1; /* even modulus in round 1 */
+    tabai_ohta ctx;
+    TU_CHECK(tabai_ohta_init(&ctx, p, n) == TABAI_OK && ctx.tier == (int)want_tier, "ohta_init",
+             n, TU_NOV);
+    uint64_t a[MAXN], b[MAXN], x[2 * MAXN], r[8][MAXN];
+    tu_operand(a, p, n, round ? TU_OP_PM1 : TU_OP_UNIFORM);
+    tu_operand(b, p, n, round ? TU_OP_NEARP : TU_OP_UNIFORM);
+    tu_fill(x, n, TU_UNIFORM);
+    tu_operand(x + n, p, n, round ? TU_OP_PM1 : TU_OP_UNIFORM); /* x < p*R */
+    static const tabai_kernel ks[4] = {TABAI_KERNEL_AUTO, TABAI_KERNEL_CARRY_SAVE_2X2,
+                                       TABAI_KERNEL_CARRY_SAVE_3X3, TABAI_KERNEL_CARRY_SAVE_4X4};
+    tabai_status st[7];
+    SECRET(a, L8(n));
+    SECRET(b, L8(n));
+    SECRET(x, L8(2 * n));
+    st[0] = tabai_ohta_mul(&ctx, r[0], a, b);
+    st[1] = tabai_ohta_sqr(&ctx, r[1], a);
+    st[2] = tabai_ohta_reduce(&ctx, r[2], x);
+    for (int k = 0; k < 4; k++) st[3 + k] = tabai_ohta_mul_with(ks[k], &ctx, r[3 + k], a, b);
+    PUBLIC(a, L8(n));
+    PUBLIC(b, L8(n));
+    PUBLIC(x, L8(2 * n));
+    PUBLIC(r, sizeof r);
+    mpz_t pz, az, bz, z;
+    mpz_inits(pz, az, bz, z, NULL);
+    mpz_of(pz, p, n);
+    mpz_of(az, a, n);
+    mpz_of(bz, b, n);
+    mpz_mul(z, az, bz), mpz_mod(z, z, pz);
+    TU_CHECK(st[0] == TABAI_OK && eq_z(r[0], n, z), "ohta_mul", n, TU_V("a", a, n),
+             TU_V("b", b, n), TU_V("p", p, n));
+    for (int k = 0; k < 4; k++) {
+        TU_CHECK(st[3 + k] == TABAI_OK && eq_z(r[3 + k], n, z), tabai_kernel_name(ks[k]), n,
+                 TU_V("a", a, n), TU_V("b", b, n), TU_V("p", p, n));
+    }
+    mpz_mul(z, az, az), mpz_mod(z, z, pz);
+    TU_CHECK(st[1] == TABAI_OK && eq_z(r[1], n, z), "ohta_sqr", n, TU_V("a", a, n),
+             TU_V("p", p, n));
+    mpz_of(z, x, 2 * n), mpz_mod(z, z, pz);
+    TU_CHECK(st[2] == TABAI_OK && eq_z(r[2], n, z), "ohta_reduce", n, TU_V("x", x, 2 * n),
+             TU_V("p", p, n));
+    mpz_clears(pz, az, bz, z, NULL);
+}
+
+/* ---- the explicit multiplication kernels (tabai_mul_with) ---- */
+static void test_mul_with(size_t n, int round) {
+    uint64_t a[MAXN], b[MAXN], r[2 * MAXN], w[2 * MAXN];
+    tu_fill(a, n, round ? TU_ONES : TU_UNIFORM);
+    tu_fill(b, n, round ? TU_ONES : TU_UNIFORM);
+    mpn_mul_n((mp_limb_t *)w, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+    for (int k = 0; k < TABAI_KERNEL_COUNT; k++) {
+        tabai_kernel kk = (tabai_kernel)k;
+        if (kk >= TABAI_KERNEL_CARRY_SAVE_2X2) continue; /* Ohta kernels: test_ohta */
+        if (tabai_kernel_available(kk) != TABAI_OK) {
+            /* only the AVX2 kernels may refuse, and only below tier avx2 */
+            int avx2 = kk == TABAI_KERNEL_SIMD29_AVX2 || kk == TABAI_KERNEL_FP64_VEC ||
+                       kk == TABAI_KERNEL_FP64_FMA || kk == TABAI_KERNEL_FP64_FMA_VEC;
+            TU_CHECK(avx2 && want_tier < TABAI_TIER_AVX2, "kernel unavailable", n, TU_NOV);
+            continue;
+        }
+        memset(r, 0, L8(2 * n));
+        SECRET(a, L8(n));
+        SECRET(b, L8(n));
+        tabai_status st = tabai_mul_with(kk, r, a, b, n);
+        PUBLIC(a, L8(n));
+        PUBLIC(b, L8(n));
+        PUBLIC(r, L8(2 * n));
+        TU_CHECK(st == TABAI_OK && memcmp(r, w, L8(2 * n)) == 0, tabai_kernel_name(kk), n,
+                 TU_V("a", a, n), TU_V("b", b, n));
+    }
+}
+
+int main(int argc, char **argv) {
+    const char *tier = getenv("TABAI_CPU");
+    int leaky = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--leaky") == 0) leaky = 1;
+        else if (strcmp(argv[i], "--tier") == 0 && i + 1 < argc) tier = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--tier generic|bmi2] [--leaky]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (leaky) return run_leaky();
+    if (!tier || !*tier) tier = "generic";
+    int rc = force_tier(tier);
+    if (rc == 77) {
+        printf("ctime: tier %s cannot run here%s: skipped\n", tier,
+               RUNNING_ON_VALGRIND ? " (valgrind)" : "");
+        return 77;
+    }
+    if (rc) return rc;
+    tu_init(argv[0]);
+    if (!RUNNING_ON_VALGRIND)
+        printf("ctime: not under valgrind: results are checked, constant time is not\n");
+    TU_CHECK(tabai_cpu_tier() == want_tier && strcmp(tabai_cpu_name(), tier) == 0,
+             "tier in use is the requested one", 0, TU_NOV);
+    size_t rounds = tu_iters(2);
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        modulus md;
+        pick_modulus(&md, n, 1);
+        tu_note("n=%zu modulus %s", n, md.name);
+        check_tier_slots(n);
+        for (size_t round = 0; round < rounds; round++) {
+            int rd = (int)(round % 2);
+            test_limb(n, rd);
+            test_bytes(n, rd);
+            test_mul_with(n, rd);
+            test_mont(&md, rd);
+            test_ohta(&md, rd);
+            test_powmod(&md, rd);
+        }
+        printf("n=%3zu (%s): done, %llu checks, %llu failures\n", n, md.name, tu_checks,
+               tu_failures);
+        fflush(stdout);
+    }
+    return tu_finish();
+}
