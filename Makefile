@@ -3,13 +3,14 @@
 #   make test    set up, then build and run every test (C under ctest for every tier,
 #                the same C tests under ASan + UBSan, pytest + hypothesis)
 # Other targets: setup, build, ctest, asan, pytest, install-py, clean.
+#   make ctime   the constant-time tests under valgrind (tests/ctime; ctest label ctime)
 
 JOBS ?= $(shell nproc)
 PY := .venv/bin/python
 BUILD := build
 BUILD_ASAN := build-asan
 
-.PHONY: all setup build ctest asan pytest install-py test bench clean
+.PHONY: all setup build ctest asan pytest install-py test bench clean ctime
 
 all: build
 
@@ -29,6 +30,9 @@ asan: setup
 	ninja -C $(BUILD_ASAN)
 	TABAI_TEST_ITERS=$${TABAI_TEST_ITERS:-0.25} ASAN_OPTIONS=detect_leaks=1 \
 	  ctest --test-dir $(BUILD_ASAN) -j$(JOBS) --output-on-failure -LE nosan
+
+ctime: build
+	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure -L ctime
 
 install-py: setup
 	$(PY) -m pip install -q --no-build-isolation '.[bench]'
