@@ -167,22 +167,24 @@ void tabai_ohta_sqr_unchecked(const tabai_ohta *ctx, uint64_t *r, const uint64_t
 
 tabai_status tabai_ohta_mul(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {
     if (!ctx || !r || !a || !b) return TABAI_ERR_NULL;
-    if (!(tabai_lt_n(a, ctx->p, ctx->n) & tabai_lt_n(b, ctx->p, ctx->n))) return TABAI_ERR_RANGE;
+    /* public: an unreduced operand is an error */
+    if (!(tabai_reduced_public(a, ctx->p, ctx->n) & tabai_reduced_public(b, ctx->p, ctx->n)))
+        return TABAI_ERR_RANGE;
     tabai_ohta_mul_unchecked(ctx, r, a, b);
     return TABAI_OK;
 }
 
 tabai_status tabai_ohta_sqr(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a) {
     if (!ctx || !r || !a) return TABAI_ERR_NULL;
-    if (!tabai_lt_n(a, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    if (!tabai_reduced_public(a, ctx->p, ctx->n)) return TABAI_ERR_RANGE; /* public: an error */
     tabai_ohta_sqr_unchecked(ctx, r, a);
     return TABAI_OK;
 }
 
 tabai_status tabai_ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_t *x) {
     if (!ctx || !r || !x) return TABAI_ERR_NULL;
-    /* x < p*R  <=>  high half of x < p */
-    if (!tabai_lt_n(x + ctx->n, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
+    /* x < p*R  <=>  high half of x < p; public: an error (always true inside tabai_powmod) */
+    if (!tabai_reduced_public(x + ctx->n, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
     ohta_reduce(ctx, r, x);
     return TABAI_OK;
 }
