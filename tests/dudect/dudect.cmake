@@ -1,0 +1,22 @@
+# Constant-time test, timing method (dudect; tests/dudect/README.md), included from
+# tests/c/CMakeLists.txt. Labels "dudect;nosan".
+#   dudect.<tier>  test_dudect for one tier (TABAI_CPU=<tier>): Welch's t on the cycle counts
+#                  of fixed vs random inputs, |t| > 10 fails; a tier above the CPU's only says
+#                  it is absent. Seconds per tier: TABAI_DUDECT_SECONDS from the environment
+#                  of ctest, default 6 (about 20 s for the three tiers of an AVX2 CPU).
+#   dudect.leaky   the deliberately leaky functions: must show |t| > 10
+# Not built in sanitizer or VERIFY builds: their timings say nothing about the release code.
+if(TABAI_SANITIZE OR TABAI_VERIFY)
+  return()
+endif()
+
+add_executable(test_dudect ${CMAKE_CURRENT_LIST_DIR}/dudect.c)
+target_link_libraries(test_dudect PRIVATE tabai_static m)
+foreach(tier generic bmi2 avx2 avx512 ifma)
+  add_test(NAME dudect.${tier} COMMAND test_dudect --tier ${tier})
+  set_tests_properties(dudect.${tier} PROPERTIES
+    ENVIRONMENT "TABAI_CPU=${tier}"
+    TIMEOUT 600 LABELS "dudect;nosan")
+endforeach()
+add_test(NAME dudect.leaky COMMAND test_dudect --leaky --seconds 1)
+set_tests_properties(dudect.leaky PROPERTIES TIMEOUT 120 LABELS "dudect;nosan")
