@@ -112,7 +112,12 @@ TABAI_INLINE size_t tabai_bitlen_vartime(const uint64_t *a, size_t n) {
     return 64 * (n - 1) + (size_t)(64 - __builtin_clzll(a[n - 1]));
 }
 
-/* TABAI_VERIFY: documented preconditions asserted inside kernels and contexts. */
+/* TABAI_VERIFY: documented preconditions asserted inside kernels and contexts (the CMake
+ * option TABAI_VERIFY, `make verify`). A failed check prints the condition with file:line and
+ * aborts. Without TABAI_VERIFY the macro is ((void)0): the condition is neither compiled nor
+ * evaluated, so the release code is unchanged. With it, a check may branch on secret data:
+ * a VERIFY build is for testing only, never for production. The tabai_verify_* helpers below
+ * are only called inside checks. */
 #ifdef TABAI_VERIFY
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,5 +131,37 @@ TABAI_INLINE size_t tabai_bitlen_vartime(const uint64_t *a, size_t n) {
 #else
 #define TABAI_VERIFY_CHECK(cond) ((void)0)
 #endif
+
+/* 1 if the byte ranges [x, x + xb) and [y, y + yb) do not overlap. */
+TABAI_INLINE int tabai_verify_disjoint(const void *x, size_t xb, const void *y, size_t yb) {
+    uintptr_t u = (uintptr_t)x, v = (uintptr_t)y;
+    return u + xb <= v || v + yb <= u;
+}
+/* 1 if r[rn] and a[an] are the same array (r == a, the aliasing the kernels allow) or do not
+ * overlap: a partial overlap is never allowed. */
+TABAI_INLINE int tabai_verify_same_or_disjoint(const uint64_t *r, size_t rn, const uint64_t *a,
+                                               size_t an) {
+    return r == a || tabai_verify_disjoint(r, 8 * rn, a, 8 * an);
+}
+/* 1 if a[n] == b[n]. */
+TABAI_INLINE int tabai_verify_eq_n(const uint64_t *a, const uint64_t *b, size_t n) {
+    return memcmp(a, b, 8 * n) == 0;
+}
+/* 1 if f[n+1] < k*p[n] (k small): the lazy ranges (Montgomery < 2p, Ohta < 3p). */
+TABAI_INLINE int tabai_verify_lt_kp(const uint64_t *f, const uint64_t *p, size_t n, uint64_t k) {
+    uint64_t kp[TABAI_MAX_LIMBS + 1], cy = 0;
+    for (size_t i = 0; i < n; i++) {
+        tabai_u128 t = (tabai_u128)p[i] * k + cy;
+        kp[i] = (uint64_t)t;
+        cy = (uint64_t)(t >> 64);
+    }
+    kp[n] = cy;
+    return (int)tabai_lt_n(f, kp, n + 1);
+}
+/* 1 if p[n] is a valid Montgomery modulus with its pinv: 1 <= n <= TABAI_MAX_LIMBS, p odd,
+ * pinv * p[0] == -1 mod 2^64. */
+TABAI_INLINE int tabai_verify_mont_modulus(const uint64_t *p, uint64_t pinv, size_t n) {
+    return n >= 1 && n <= TABAI_MAX_LIMBS && (p[0] & 1) && p[0] * pinv == ~(uint64_t)0;
+}
 
 #endif

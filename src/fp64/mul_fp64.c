@@ -14,6 +14,7 @@ void tabai_f64_carry_pass(double *r, const double *c, size_t ncol, unsigned bits
     const uint64_t mask = (((uint64_t)1) << bits) - 1;
     uint64_t cy = 0;
     for (size_t k = 0; k < ncol; k++) {
+        TABAI_VERIFY_CHECK(tabai_f64_exact(c[k]) && c[k] >= 0); /* an exact column <= 2^53 */
         uint64_t x = (uint64_t)(int64_t)c[k] + cy;
         r[k] = (double)(int64_t)(x & mask);
         cy = x >> bits;
@@ -39,6 +40,7 @@ void tabai_f64_carry_pass_float(double *r, const double *c, size_t ncol, unsigne
 void tabai_mul_f64_generic(double *r, const double *a, const double *b, size_t nd, unsigned bits) {
     TABAI_VERIFY_CHECK(nd % 4 == 0 && nd >= 4 && nd <= TABAI_RD_MAX_DIGITS);
     TABAI_VERIFY_CHECK(tabai_f64_fits(nd, bits));
+    TABAI_VERIFY_CHECK(tabai_f64_digits_ok(a, nd, bits) && tabai_f64_digits_ok(b, nd, bits));
     double c[2 * TABAI_RD_MAX_DIGITS];
     for (size_t k = 0; k < 2 * nd; k++) c[k] = 0.0;
     for (size_t i = 0; i < nd; i += 4) {

@@ -54,6 +54,7 @@ TABAI_INLINE void f64_cols_avx2(double *col, const double *a, const double *bp, 
 void tabai_mul_f64_avx2(double *r, const double *a, const double *b, size_t nd, unsigned bits) {
     TABAI_VERIFY_CHECK(nd % 4 == 0 && nd >= 4 && nd <= TABAI_RD_MAX_DIGITS);
     TABAI_VERIFY_CHECK(tabai_f64_fits(nd, bits));
+    TABAI_VERIFY_CHECK(tabai_f64_digits_ok(a, nd, bits) && tabai_f64_digits_ok(b, nd, bits));
     _Alignas(32) double bp[TABAI_RD_MAX_DIGITS + 2 * PAD];
     _Alignas(32) double col[2 * TABAI_RD_MAX_DIGITS + PAD];
     for (size_t j = 0; j < PAD; j++) bp[j] = bp[PAD + nd + j] = 0.0;
@@ -71,17 +72,22 @@ static inline void fma_carry_pass(double *r, const double *L, const double *H, s
     const int64_t mask = (int64_t)((((uint64_t)1) << bits) - 1);
     int64_t cy = 0;
     for (size_t k = 0; k < ncol; k++) {
+        /* exact sums: |L| <= m 2^(b-1) <= 2^53, H a multiple of 2^b with H / 2^b <= 2^53 */
+        TABAI_VERIFY_CHECK(tabai_f64_exact(L[k]) && tabai_f64_exact(H[k] * inv) &&
+                           H[k] == (H[k] * inv) * (double)((uint64_t)1 << bits));
         int64_t x = (int64_t)L[k] + cy;
         if (k > 0) x += (int64_t)(H[k - 1] * inv);
         r[k] = (double)(x & mask);
         cy = x >> bits; /* arithmetic shift: floor division of a signed column */
     }
+    TABAI_VERIFY_CHECK(cy == 0 && H[ncol - 1] == 0); /* the product fits its ncol digits */
 }
 
 static inline double magic_for(unsigned bits) { return 1.5 * 4503599627370496.0 * (double)((uint64_t)1 << bits); }
 
 void tabai_mul_f64fma_avx2(double *r, const double *a, const double *b, size_t nd, unsigned bits) {
     TABAI_VERIFY_CHECK(nd >= 1 && nd <= TABAI_RD_MAX_DIGITS && tabai_f64fma_fits(nd, bits));
+    TABAI_VERIFY_CHECK(tabai_f64_digits_ok(a, nd, bits) && tabai_f64_digits_ok(b, nd, bits));
     double H[2 * TABAI_RD_MAX_DIGITS], L[2 * TABAI_RD_MAX_DIGITS];
     const double C = magic_for(bits);
     for (size_t k = 0; k < 2 * nd; k++) H[k] = L[k] = 0.0;
@@ -132,6 +138,7 @@ TABAI_INLINE void fma_cols_avx2(double *H, double *L, const double *a, const dou
 void tabai_mul_f64fma_vec_avx2(double *r, const double *a, const double *b, size_t nd,
                                unsigned bits) {
     TABAI_VERIFY_CHECK(nd >= 1 && nd <= TABAI_RD_MAX_DIGITS && tabai_f64fma_fits(nd, bits));
+    TABAI_VERIFY_CHECK(tabai_f64_digits_ok(a, nd, bits) && tabai_f64_digits_ok(b, nd, bits));
     _Alignas(32) double bp[TABAI_RD_MAX_DIGITS + 2 * PAD];
     _Alignas(32) double H[2 * TABAI_RD_MAX_DIGITS + PAD], L[2 * TABAI_RD_MAX_DIGITS + PAD];
     for (size_t j = 0; j < PAD; j++) bp[j] = bp[PAD + nd + j] = 0.0;

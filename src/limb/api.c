@@ -3,26 +3,36 @@
 
 uint64_t tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     if (n == 0) return 0;
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, n, a, n) &&
+                       tabai_verify_same_or_disjoint(r, n, b, n));
     return tabai_kernels_active()->add_n(r, a, b, n);
 }
 
 uint64_t tabai_sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     if (n == 0) return 0;
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, n, a, n) &&
+                       tabai_verify_same_or_disjoint(r, n, b, n));
     return tabai_kernels_active()->sub_n(r, a, b, n);
 }
 
 void tabai_mul_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     if (n == 0) return;
+    /* every tier's kernel: r must not overlap a or b */
+    TABAI_VERIFY_CHECK(tabai_verify_disjoint(r, 16 * n, a, 8 * n) &&
+                       tabai_verify_disjoint(r, 16 * n, b, 8 * n));
     tabai_kernels_active()->mul[tabai_slot(n)](r, a, b, n);
 }
 
 void tabai_sqr_n(uint64_t *r, const uint64_t *a, size_t n) {
     if (n == 0) return;
+    TABAI_VERIFY_CHECK(tabai_verify_disjoint(r, 16 * n, a, 8 * n));
     tabai_kernels_active()->sqr[tabai_slot(n)](r, a, n);
 }
 
 void tabai_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, size_t bn) {
     if (an == 0 || bn == 0) return;
+    TABAI_VERIFY_CHECK(tabai_verify_disjoint(r, 8 * (an + bn), a, 8 * an) &&
+                       tabai_verify_disjoint(r, 8 * (an + bn), b, 8 * bn));
     const tabai_kernels *k = tabai_kernels_active();
     if (an == bn) {
         k->mul[tabai_slot(an)](r, a, b, an);
@@ -34,11 +44,13 @@ void tabai_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, siz
 
 uint64_t tabai_mul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b) {
     if (n == 0) return 0;
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, n, a, n));
     return tabai_kernels_active()->mul_1(r, a, n, b);
 }
 
 uint64_t tabai_addmul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b) {
     if (n == 0) return 0;
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, n, a, n));
     return tabai_kernels_active()->addmul_1(r, a, n, b);
 }
 

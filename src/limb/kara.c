@@ -35,6 +35,7 @@ TABAI_INLINE void kara_combine(uint64_t *r, const uint64_t *zm, uint64_t neg, si
     cy = neg;
     KARA_UNROLL for (size_t i = 0; i < 2 * h; i++) cy = tabai_adc(&t[i], t[i], zm[i] ^ mask, cy);
     t[2 * h] = top + cy + mask; /* mod 2^64: the sign extension cancels; 0 or 1 */
+    TABAI_VERIFY_CHECK(t[2 * h] <= 1);
     cy = 0;
     KARA_UNROLL for (size_t i = 0; i <= 2 * h; i++) cy = tabai_adc(&r[h + i], r[h + i], t[i], cy);
     KARA_UNROLL for (size_t i = 3 * h + 1; i < 2 * n; i++) cy = tabai_adc(&r[i], r[i], 0, cy);
@@ -102,6 +103,8 @@ KARA_FIXED(48, n24)
 KARA_FIXED(64, n32)
 
 void tabai_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && n <= TABAI_MAX_LIMBS && tabai_verify_disjoint(r, 16 * n, a, 8 * n) &&
+                       tabai_verify_disjoint(r, 16 * n, b, 8 * n));
     switch (n) { /* n is public */
     case 24: mul_n24(r, a, b, n); break;
     case 32: mul_n32(r, a, b, n); break;
@@ -112,6 +115,7 @@ void tabai_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size
 }
 
 void tabai_sqr_n_generic(uint64_t *r, const uint64_t *a, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && n <= TABAI_MAX_LIMBS && tabai_verify_disjoint(r, 16 * n, a, 8 * n));
     switch (n) {
     case 24: sqr_n24(r, a, n); break;
     case 32: sqr_n32(r, a, n); break;

@@ -60,6 +60,8 @@ TABAI_INLINE uint64_t tabai_acc3_shift(tabai_acc3 *acc) {
 /* r[2n] = a[n]*b[n], product scanning (Comba): each column summed in registers. r must not
  * overlap a or b. */
 TABAI_INLINE void tabai_mul_n_inline(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && tabai_verify_disjoint(r, 16 * n, a, 8 * n) &&
+                       tabai_verify_disjoint(r, 16 * n, b, 8 * n));
     tabai_acc3 acc = {0, 0};
     TABAI_UNROLL for (size_t c = 0; c < 2 * n - 1; c++) {
         size_t i0 = c >= n ? c - n + 1 : 0, i1 = c < n ? c : n - 1;
@@ -72,6 +74,7 @@ TABAI_INLINE void tabai_mul_n_inline(uint64_t *r, const uint64_t *a, const uint6
 /* r[2n] = a[n]^2, product scanning: per column the off-diagonal products once, doubled,
  * plus the diagonal. r must not overlap a. */
 TABAI_INLINE void tabai_sqr_inline(uint64_t *r, const uint64_t *a, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && tabai_verify_disjoint(r, 16 * n, a, 8 * n));
     tabai_acc3 acc = {0, 0};
     TABAI_UNROLL for (size_t c = 0; c < 2 * n - 1; c++) {
         size_t i0 = c >= n ? c - n + 1 : 0;
@@ -93,7 +96,10 @@ TABAI_INLINE void tabai_mont_final_sub(uint64_t *r, const uint64_t *t, uint64_t 
     uint64_t bw = 0;
     for (size_t j = 0; j < n; j++) bw = tabai_sbb(&d[j], t[j], p[j], bw);
     uint64_t keep_t = (1 ^ top) & bw; /* t < p exactly when no top limb and a borrow */
+    /* top*R + t < 2p: below p (no top, a borrow), or top == borrow and t - p < p */
+    TABAI_VERIFY_CHECK(top <= 1 && top <= bw && (keep_t || tabai_lt_n(d, p, n)));
     tabai_cmov_n(r, keep_t, t, d, n);
+    TABAI_VERIFY_CHECK(tabai_lt_n(r, p, n));
 }
 
 /* acc += x */
@@ -134,6 +140,10 @@ TABAI_INLINE uint64_t tabai_redc_block_inline(uint64_t *t, uint64_t *q, const ui
  * before the final subtraction is < 2p. r may alias a or b (written at the end). */
 TABAI_INLINE void tabai_mont_mul_inline(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                         const uint64_t *p, uint64_t pinv, size_t n) {
+    TABAI_VERIFY_CHECK(tabai_verify_mont_modulus(p, pinv, n));
+    TABAI_VERIFY_CHECK(tabai_lt_n(a, p, n) && tabai_lt_n(b, p, n));
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, n, a, n) &&
+                       tabai_verify_same_or_disjoint(r, n, b, n));
     uint64_t m[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
     tabai_acc3 acc = {0, 0};
     TABAI_UNROLL for (size_t k = 0; k < n; k++) {
@@ -163,6 +173,8 @@ TABAI_INLINE void tabai_mont_mul_inline(uint64_t *r, const uint64_t *a, const ui
  * About 1.5 n^2 limb products instead of 2 n^2. r may alias a. */
 TABAI_INLINE void tabai_mont_sqr_inline(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                         uint64_t pinv, size_t n) {
+    TABAI_VERIFY_CHECK(tabai_verify_mont_modulus(p, pinv, n) && tabai_lt_n(a, p, n));
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, n, a, n));
     uint64_t m[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
     tabai_acc3 acc = {0, 0};
     TABAI_UNROLL for (size_t k = 0; k < 2 * n - 1; k++) {
@@ -192,21 +204,29 @@ TABAI_INLINE void tabai_mont_sqr_inline(uint64_t *r, const uint64_t *a, const ui
 /* r = a + b mod p (a, b < p). Any aliasing. */
 TABAI_INLINE void tabai_mod_add_inline(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                        const uint64_t *p, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && n <= TABAI_MAX_LIMBS && tabai_lt_n(a, p, n) && tabai_lt_n(b, p, n));
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, n, a, n) &&
+                       tabai_verify_same_or_disjoint(r, n, b, n));
     uint64_t t[TABAI_MAX_LIMBS], s[TABAI_MAX_LIMBS];
     uint64_t cy = 0, bw = 0;
     for (size_t i = 0; i < n; i++) cy = tabai_adc(&t[i], a[i], b[i], cy);
     for (size_t i = 0; i < n; i++) bw = tabai_sbb(&s[i], t[i], p[i], bw);
     tabai_cmov_n(r, (1 ^ cy) & bw, t, s, n);
+    TABAI_VERIFY_CHECK(tabai_lt_n(r, p, n));
 }
 
 /* r = a - b mod p (a, b < p). Any aliasing. */
 TABAI_INLINE void tabai_mod_sub_inline(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                        const uint64_t *p, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && n <= TABAI_MAX_LIMBS && tabai_lt_n(a, p, n) && tabai_lt_n(b, p, n));
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, n, a, n) &&
+                       tabai_verify_same_or_disjoint(r, n, b, n));
     uint64_t t[TABAI_MAX_LIMBS];
     uint64_t bw = 0, cy = 0;
     for (size_t i = 0; i < n; i++) bw = tabai_sbb(&t[i], a[i], b[i], bw);
     uint64_t m = tabai_mask(bw);
     for (size_t i = 0; i < n; i++) cy = tabai_adc(&r[i], t[i], p[i] & m, cy);
+    TABAI_VERIFY_CHECK(tabai_lt_n(r, p, n));
 }
 
 /* the fixed-size generic instances by size (index 1..16; src/limb/limb.c) */

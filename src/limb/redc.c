@@ -129,6 +129,8 @@ REDC_FIXED(64)
 #undef REDC_FIXED
 
 void tabai_redc_blocks(uint64_t *r, uint64_t *t, const uint64_t *p, uint64_t pinv, size_t n) {
+    TABAI_VERIFY_CHECK(tabai_verify_mont_modulus(p, pinv, n) && t[2 * n] == 0 &&
+                       tabai_lt_n(t + n, p, n)); /* t < p R */
     switch (n) { /* n is public */
     case 24: redc_n24(r, t, p, pinv); break;
     case 32: redc_n32(r, t, p, pinv); break;
@@ -142,6 +144,8 @@ void tabai_redc_blocks(uint64_t *r, uint64_t *t, const uint64_t *p, uint64_t pin
  * fixed-size instances (the slots 1..16 have the fused product-scanning kernels). */
 void tabai_mont_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
                               uint64_t pinv, size_t n) {
+    TABAI_VERIFY_CHECK(tabai_verify_mont_modulus(p, pinv, n) && tabai_lt_n(a, p, n) &&
+                       tabai_lt_n(b, p, n));
     uint64_t t[2 * TABAI_MAX_LIMBS + 1];
     tabai_mul_n_generic(t, a, b, n);
     t[2 * n] = 0;
@@ -150,6 +154,7 @@ void tabai_mont_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
 
 void tabai_mont_sqr_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
                               size_t n) {
+    TABAI_VERIFY_CHECK(tabai_verify_mont_modulus(p, pinv, n) && tabai_lt_n(a, p, n));
     uint64_t t[2 * TABAI_MAX_LIMBS + 1];
     tabai_sqr_n_generic(t, a, n);
     t[2 * n] = 0;

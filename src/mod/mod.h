@@ -17,4 +17,19 @@ void tabai_ohta_mul_unchecked(const tabai_ohta *ctx, uint64_t *r, const uint64_t
                               const uint64_t *b);
 void tabai_ohta_sqr_unchecked(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a);
 
+/* TABAI_VERIFY (only inside checks): the invariants of a Montgomery context after
+ * tabai_mont_init: 1 <= n <= TABAI_MAX_LIMBS, top limb non-zero, p odd and >= 3,
+ * pinv * p[0] == -1 mod 2^64, rr < p, one < p, the four kernels set. */
+static inline int tabai_verify_mont_ctx(const tabai_mont *c) {
+    return tabai_verify_mont_modulus(c->p, c->pinv, c->n) && c->p[c->n - 1] != 0 &&
+           (c->n > 1 || c->p[0] >= 3) && tabai_lt_n(c->rr, c->p, c->n) &&
+           tabai_lt_n(c->one, c->p, c->n) && c->mul && c->sqr && c->add && c->sub;
+}
+/* The same for an Ohta context: 1 <= n <= TABAI_MAX_LIMBS, top limb non-zero, p >= 2, and
+ * K >= 2^(64n) (its top limb k[n] non-zero, since p < R). */
+static inline int tabai_verify_ohta_ctx(const tabai_ohta *c) {
+    return c->n >= 1 && c->n <= TABAI_MAX_LIMBS && c->p[c->n - 1] != 0 &&
+           (c->n > 1 || c->p[0] >= 2) && c->k[c->n] != 0;
+}
+
 #endif

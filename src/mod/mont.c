@@ -63,6 +63,7 @@ tabai_status tabai_mont_init(tabai_mont *ctx, const uint64_t *p, size_t n) {
         if ((e >> bit) & 1) c.mul(acc, acc, two, c.p, c.pinv, n);
     }
     memcpy(c.rr, acc, n * sizeof(uint64_t));
+    TABAI_VERIFY_CHECK(tabai_verify_mont_ctx(&c));
     *ctx = c;
     return TABAI_OK;
 }
@@ -84,53 +85,72 @@ static inline int reduced(const tabai_mont *ctx, const uint64_t *a) {
     return (int)tabai_reduced_public(a, ctx->p, ctx->n);
 }
 
+/* TABAI_VERIFY: the context's invariants before a kernel call, its result < p after (the
+ * kernels of every tier, the generated assembly included) */
+#define VERIFY_CTX(ctx) TABAI_VERIFY_CHECK(tabai_verify_mont_ctx(ctx))
+#define VERIFY_OUT(ctx, r) TABAI_VERIFY_CHECK(tabai_lt_n((r), (ctx)->p, (ctx)->n))
+
 tabai_status tabai_mont_mul(const tabai_mont *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {
     if (!ctx || !r || !a || !b) return TABAI_ERR_NULL;
     if (!(reduced(ctx, a) & reduced(ctx, b))) return TABAI_ERR_RANGE;
+    VERIFY_CTX(ctx);
     ctx->mul(r, a, b, ctx->p, ctx->pinv, ctx->n);
+    VERIFY_OUT(ctx, r);
     return TABAI_OK;
 }
 
 tabai_status tabai_mont_sqr(const tabai_mont *ctx, uint64_t *r, const uint64_t *a) {
     if (!ctx || !r || !a) return TABAI_ERR_NULL;
     if (!reduced(ctx, a)) return TABAI_ERR_RANGE;
+    VERIFY_CTX(ctx);
     ctx->sqr(r, a, ctx->p, ctx->pinv, ctx->n);
+    VERIFY_OUT(ctx, r);
     return TABAI_OK;
 }
 
 tabai_status tabai_mont_to(const tabai_mont *ctx, uint64_t *r, const uint64_t *a) {
     if (!ctx || !r || !a) return TABAI_ERR_NULL;
     if (!reduced(ctx, a)) return TABAI_ERR_RANGE;
+    VERIFY_CTX(ctx);
     ctx->mul(r, a, ctx->rr, ctx->p, ctx->pinv, ctx->n);
+    VERIFY_OUT(ctx, r);
     return TABAI_OK;
 }
 
 tabai_status tabai_mont_from(const tabai_mont *ctx, uint64_t *r, const uint64_t *a) {
     if (!ctx || !r || !a) return TABAI_ERR_NULL;
     if (!reduced(ctx, a)) return TABAI_ERR_RANGE;
+    VERIFY_CTX(ctx);
     uint64_t one[TABAI_MAX_LIMBS] = {1};
     ctx->mul(r, a, one, ctx->p, ctx->pinv, ctx->n);
+    VERIFY_OUT(ctx, r);
     return TABAI_OK;
 }
 
 tabai_status tabai_mont_add(const tabai_mont *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {
     if (!ctx || !r || !a || !b) return TABAI_ERR_NULL;
     if (!(reduced(ctx, a) & reduced(ctx, b))) return TABAI_ERR_RANGE;
+    VERIFY_CTX(ctx);
     ctx->add(r, a, b, ctx->p, ctx->n);
+    VERIFY_OUT(ctx, r);
     return TABAI_OK;
 }
 
 tabai_status tabai_mont_sub(const tabai_mont *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {
     if (!ctx || !r || !a || !b) return TABAI_ERR_NULL;
     if (!(reduced(ctx, a) & reduced(ctx, b))) return TABAI_ERR_RANGE;
+    VERIFY_CTX(ctx);
     ctx->sub(r, a, b, ctx->p, ctx->n);
+    VERIFY_OUT(ctx, r);
     return TABAI_OK;
 }
 
 tabai_status tabai_mont_neg(const tabai_mont *ctx, uint64_t *r, const uint64_t *a) {
     if (!ctx || !r || !a) return TABAI_ERR_NULL;
     if (!reduced(ctx, a)) return TABAI_ERR_RANGE;
+    VERIFY_CTX(ctx);
     uint64_t zero[TABAI_MAX_LIMBS] = {0};
     ctx->sub(r, zero, a, ctx->p, ctx->n);
+    VERIFY_OUT(ctx, r);
     return TABAI_OK;
 }

@@ -63,6 +63,34 @@ static void ohta_constant(uint64_t *k, const uint64_t *p, size_t n) {
     }
 }
 
+#ifdef TABAI_VERIFY
+/* 1 if k[n+1] = floor(R^2 / p): R^2 - p*K in [0, p), or the saturated K = 2^(64(n+1)) - 1 of
+ * p = 2^(64(n-1)) (R^2 - p*K = p there). Schoolbook, init only. */
+static int ohta_k_ok(const uint64_t *k, const uint64_t *p, size_t n) {
+    uint64_t pk[2 * TABAI_MAX_LIMBS + 2] = {0}, rem[2 * TABAI_MAX_LIMBS + 2];
+    for (size_t j = 0; j <= n; j++) {
+        uint64_t cy = 0;
+        for (size_t i = 0; i < n; i++) {
+            tabai_u128 t = (tabai_u128)p[i] * k[j] + pk[i + j] + cy;
+            pk[i + j] = (uint64_t)t;
+            cy = (uint64_t)(t >> 64);
+        }
+        pk[n + j] = cy;
+    }
+    uint64_t bw = 0, r2;
+    for (size_t i = 0; i < 2 * n + 1; i++) {
+        r2 = i == 2 * n ? 1 : 0;
+        bw = tabai_sbb(&rem[i], r2, pk[i], bw);
+    }
+    if (bw || rem[2 * n] != 0) return 0;
+    for (size_t i = n; i < 2 * n; i++)
+        if (rem[i] != 0) return 0;
+    int cmp = tabai_cmp_n(rem, p, n), saturated = 1;
+    for (size_t i = 0; i <= n; i++) saturated &= k[i] == ~(uint64_t)0;
+    return cmp < 0 || (cmp == 0 && saturated);
+}
+#endif
+
 tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n) {
     if (!ctx || !p) return TABAI_ERR_NULL;
     if (n == 0) return TABAI_ERR_SIZE;
@@ -76,6 +104,7 @@ tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n) {
     c.bits = tabai_bitlen_vartime(p, len);
     c.tier = (int)tabai_cpu_tier();
     ohta_constant(c.k, p, len);
+    TABAI_VERIFY_CHECK(tabai_verify_ohta_ctx(&c) && ohta_k_ok(c.k, c.p, c.n));
     *ctx = c;
     return TABAI_OK;
 }
@@ -99,6 +128,7 @@ tabai_status tabai_ohta_init_bytes(tabai_ohta *ctx, const uint8_t *be, size_t le
  *   3. f = h - d*p on n+1 limbs (f < 3p), then two subtractions of p by masks. */
 TABAI_INLINE void ohta_reduce_inline(const uint64_t *k, const uint64_t *p, uint64_t *r,
                                      const uint64_t *h, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && n <= TABAI_MAX_LIMBS && tabai_lt_n(h + n, p, n)); /* h < p R */
     uint64_t d[TABAI_MAX_LIMBS + 2], dp[TABAI_MAX_LIMBS + 1];
     tabai_acc3 acc = {0, 0};
     TABAI_UNROLL for (size_t c = 2 * n - 2; c < 3 * n; c++) {
@@ -119,12 +149,15 @@ TABAI_INLINE void ohta_reduce_inline(const uint64_t *k, const uint64_t *p, uint6
     uint64_t f[TABAI_MAX_LIMBS + 1], s[TABAI_MAX_LIMBS + 1];
     uint64_t bw = 0;
     for (size_t i = 0; i <= n; i++) bw = tabai_sbb(&f[i], h[i], dp[i], bw);
+    /* the estimate d is q, q - 1 or q - 2 (docs/bounds/ohta.md): f = h - d p in [0, 3p) */
+    TABAI_VERIFY_CHECK(tabai_verify_lt_kp(f, p, n, 3));
     for (int round = 0; round < 2; round++) {
         bw = 0;
         for (size_t i = 0; i < n; i++) bw = tabai_sbb(&s[i], f[i], p[i], bw);
         bw = tabai_sbb(&s[n], f[n], 0, bw);
         tabai_cmov_n(f, bw, f, s, n + 1);
     }
+    TABAI_VERIFY_CHECK(f[n] == 0 && tabai_lt_n(f, p, n));
     memcpy(r, f, n * sizeof(uint64_t));
 }
 
@@ -149,17 +182,20 @@ static const ohta_reduce_fn ohta_reduce_slots[TABAI_FIXED_MAX + 1] = {ohta_reduc
 #undef X
 
 static void ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_t *h) {
+    TABAI_VERIFY_CHECK(tabai_verify_ohta_ctx(ctx));
     ohta_reduce_slots[tabai_slot(ctx->n)](ctx->k, ctx->p, r, h, ctx->n);
 }
 
 void tabai_ohta_mul_unchecked(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
                               const uint64_t *b) {
+    TABAI_VERIFY_CHECK(tabai_lt_n(a, ctx->p, ctx->n) && tabai_lt_n(b, ctx->p, ctx->n));
     uint64_t h[2 * TABAI_MAX_LIMBS];
     tabai_kernels_active()->mul[tabai_slot(ctx->n)](h, a, b, ctx->n);
     ohta_reduce(ctx, r, h);
 }
 
 void tabai_ohta_sqr_unchecked(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a) {
+    TABAI_VERIFY_CHECK(tabai_lt_n(a, ctx->p, ctx->n));
     uint64_t h[2 * TABAI_MAX_LIMBS];
     tabai_kernels_active()->sqr[tabai_slot(ctx->n)](h, a, ctx->n);
     ohta_reduce(ctx, r, h);

@@ -153,6 +153,9 @@ TABAI_INLINE void ohta_mul_cs(const tabai_ohta *ctx, uint64_t *r, const uint64_t
     uint64_t ad[CS_MAXD / 2], bd[CS_MAXD / 2], pd[CS_MAXD / 2], dd[CS_MAXD / 2];
     uint64_t kd[CS_MAXD / 2], h[CS_MAXD], c[CS_MAXD + 16];
     TABAI_VERIFY_CHECK(b >= 8 && nhp + nkp + 2 * k <= CS_MAXD);
+    /* the column bound of docs/bounds/delayed.md for the largest column of the three products */
+    TABAI_VERIFY_CHECK(cs_fits(cs_max_terms(nd, ndk), b) && 64 * n <= b * nd + 63);
+    TABAI_VERIFY_CHECK(tabai_lt_n(a, ctx->p, n) && tabai_lt_n(bb, ctx->p, n));
 
     tabai_rd_from_limbs(ad, ndp, a, n, b);
     tabai_rd_from_limbs(bd, ndp, bb, n, b);
@@ -162,7 +165,9 @@ TABAI_INLINE void ohta_mul_cs(const tabai_ohta *ctx, uint64_t *r, const uint64_t
     /* 1. H = a * b: all columns, one carry pass */
     for (size_t q = 0; q < 2 * ndp + 2 * k; q++) c[q] = 0;
     cs_cols(c, ad, ndp, bd, ndp, 0, 2 * ndp, k);
-    cs_carry(h, c, 0, nhp, b); /* columns >= 2nd are 0 (a, b < 2^(b nd)) */
+    uint64_t hcy = cs_carry(h, c, 0, nhp, b); /* columns >= 2nd are 0 (a, b < 2^(b nd)) */
+    TABAI_VERIFY_CHECK(hcy == 0 && tabai_rd_digits_ok(h, nhp, b));
+    (void)hcy;
 
     /* 2. T = columns >= c0 of H * K, d = floor(T / 2^(128n)) */
     const size_t m = nh < ndk ? nh : ndk;
@@ -197,7 +202,17 @@ TABAI_INLINE void ohta_mul_cs(const tabai_ohta *ctx, uint64_t *r, const uint64_t
         uint64_t mk = tabai_mask(bw);
         for (size_t q = 0; q <= nd; q++) f[q] = (f[q] & mk) | (t[q] & ~mk);
     }
+#ifdef TABAI_VERIFY
+    { /* f < 3p before the subtractions is asserted through its limbs; r < p after */
+        uint64_t fl[TABAI_MAX_LIMBS + 1], f0[CS_MAXD / 2];
+        cs_sub(f0, h, c, nd + 1, b);
+        tabai_rd_to_limbs(fl, n + 1, f0, nd + 1, b);
+        TABAI_VERIFY_CHECK(tabai_verify_lt_kp(fl, ctx->p, n, 3));
+        TABAI_VERIFY_CHECK(f[nd] == 0 && tabai_rd_digits_ok(f, nd, b));
+    }
+#endif
     tabai_rd_to_limbs(r, n, f, nd, b);
+    TABAI_VERIFY_CHECK(tabai_lt_n(r, ctx->p, n));
 }
 
 void tabai_ohta_mul_cs2_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,

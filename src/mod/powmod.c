@@ -57,6 +57,11 @@ static field ohta_field(const tabai_ohta *o) {
     return f;
 }
 
+/* TABAI_VERIFY (only inside checks): the modulus of a field; every element is < p. */
+static inline const uint64_t *field_p(const field *f) {
+    return f->mul == mont_f_mul ? ((const tabai_mont *)f->ctx)->p : ((const tabai_ohta *)f->ctx)->p;
+}
+
 unsigned tabai_powmod_window(size_t ebits) {
     if (ebits > 937) return 6;
     if (ebits > 306) return 5;
@@ -127,6 +132,9 @@ static void powmod_ct(const field *f, uint64_t *r, const uint64_t *b, const uint
         if (i % 2 == 0) f->sqr(f->ctx, tab + i * n, tab + (i / 2) * n);
         else f->mul(f->ctx, tab + i * n, tab + (i - 1) * n, bf);
     }
+#ifdef TABAI_VERIFY
+    for (size_t i = 0; i < entries; i++) TABAI_VERIFY_CHECK(tabai_lt_n(tab + i * n, field_p(f), n));
+#endif
     memcpy(acc, f->one, n * sizeof(uint64_t));
     size_t nwin = (ebits + w - 1) / w;
     for (size_t win = nwin; win-- > 0;) {
@@ -134,9 +142,12 @@ static void powmod_ct(const field *f, uint64_t *r, const uint64_t *b, const uint
             for (unsigned s = 0; s < w; s++) f->sqr(f->ctx, acc, acc);
         uint64_t idx = window_bits(e, ebits, win * w, w);
         table_scan(ent, tab, entries, n, idx);
+        TABAI_VERIFY_CHECK(idx < entries && tabai_verify_eq_n(ent, tab + idx * n, n));
         f->mul(f->ctx, acc, acc, ent);
+        TABAI_VERIFY_CHECK(tabai_lt_n(acc, field_p(f), n));
     }
     f->from(f->ctx, r, acc);
+    TABAI_VERIFY_CHECK(tabai_lt_n(r, field_p(f), n));
 }
 
 static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const uint64_t *e,
@@ -162,9 +173,11 @@ static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const
         uint64_t v = window_bits(e, ebits, lo, (unsigned)len);
         for (size_t s = 0; s < len; s++) f->sqr(f->ctx, acc, acc);
         f->mul(f->ctx, acc, acc, tab + (v >> 1) * n);
+        TABAI_VERIFY_CHECK((v & 1) && (v >> 1) < odd && tabai_lt_n(acc, field_p(f), n));
         i = lo;
     }
     f->from(f->ctx, r, acc);
+    TABAI_VERIFY_CHECK(tabai_lt_n(r, field_p(f), n));
 }
 
 #define MAX_EBITS ((size_t)64 * TABAI_MAX_LIMBS * 2)

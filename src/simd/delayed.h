@@ -52,6 +52,25 @@ static inline size_t tabai_f64_digits_for(size_t n, unsigned b) {
     return (tabai_digits_for(64 * n, b) + 3) & ~(size_t)3;
 }
 
+/* TABAI_VERIFY (only inside checks): the digit bounds the kernels require and promise.
+ * 1 if every d[i] < 2^b. */
+static inline int tabai_rd_digits_ok(const uint64_t *d, size_t nd, unsigned b) {
+    for (size_t i = 0; i < nd; i++)
+        if (d[i] >> b) return 0;
+    return 1;
+}
+/* 1 if every d[i] is an integer in [0, 2^b). */
+static inline int tabai_f64_digits_ok(const double *d, size_t nd, unsigned b) {
+    const double lim = (double)((uint64_t)1 << b);
+    for (size_t i = 0; i < nd; i++)
+        if (!(d[i] >= 0 && d[i] < lim && d[i] == (double)(int64_t)d[i])) return 0;
+    return 1;
+}
+/* 1 if x is an integer with |x| <= 2^53 (an exact float64 column). */
+static inline int tabai_f64_exact(double x) {
+    return x >= -9007199254740992.0 && x <= 9007199254740992.0 && x == (double)(int64_t)x;
+}
+
 /* ---- conversions between 64-bit limbs and digits (separate, measured apart) ----------- */
 
 /* d[nd] = the b-bit digits of a[n] (digits past the end of a are 0). Requires nd*b >= 64n

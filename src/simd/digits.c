@@ -141,6 +141,9 @@ void tabai_f64_to_limbs(uint64_t *r, size_t n, const double *d, size_t nd, unsig
 void tabai_mul_rd_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t nd,
                           unsigned bits) {
     TABAI_VERIFY_CHECK(nd >= 1 && nd <= TABAI_RD_MAX_DIGITS && tabai_rd_fits(nd, bits));
+    TABAI_VERIFY_CHECK(tabai_rd_digits_ok(a, nd, bits) && tabai_rd_digits_ok(b, nd, bits));
+    TABAI_VERIFY_CHECK(tabai_verify_disjoint(r, 16 * nd, a, 8 * nd) &&
+                       tabai_verify_disjoint(r, 16 * nd, b, 8 * nd));
     uint64_t col[2 * TABAI_RD_MAX_DIGITS];
     for (size_t k = 0; k < 2 * nd; k++) col[k] = 0;
     for (size_t i = 0; i < nd; i++)
@@ -149,9 +152,11 @@ void tabai_mul_rd_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, siz
     uint64_t cy = 0;
     for (size_t k = 0; k < 2 * nd; k++) {
         uint64_t x = col[k] + cy;
+        TABAI_VERIFY_CHECK(x >= cy); /* column + carry below 2^64 (tabai_rd_fits) */
         r[k] = x & mask;
         cy = x >> bits;
     }
+    TABAI_VERIFY_CHECK(cy == 0); /* the product fits its 2nd digits */
 }
 
 /* ---- seed 000, Example 1: 16-bit digits, carry on every step --------------------------- */

@@ -51,6 +51,9 @@ TABAI_INLINE void rd_cols_avx2(uint64_t *col, const uint64_t *a, const uint64_t 
 void tabai_mul_rd_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t nd,
                        unsigned bits) {
     TABAI_VERIFY_CHECK(nd >= 1 && nd <= TABAI_RD_MAX_DIGITS && tabai_rd_fits(nd, bits));
+    TABAI_VERIFY_CHECK(tabai_rd_digits_ok(a, nd, bits) && tabai_rd_digits_ok(b, nd, bits));
+    TABAI_VERIFY_CHECK(tabai_verify_disjoint(r, 16 * nd, a, 8 * nd) &&
+                       tabai_verify_disjoint(r, 16 * nd, b, 8 * nd));
     _Alignas(32) uint64_t bp[TABAI_RD_MAX_DIGITS + 2 * PAD];
     _Alignas(32) uint64_t col[2 * TABAI_RD_MAX_DIGITS + PAD];
     for (size_t j = 0; j < PAD; j++) bp[j] = bp[PAD + nd + j] = 0;
@@ -62,9 +65,11 @@ void tabai_mul_rd_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t
     uint64_t cy = 0;
     for (size_t k = 0; k < 2 * nd; k++) {
         uint64_t x = col[k] + cy;
+        TABAI_VERIFY_CHECK(x >= cy); /* column + carry below 2^64 (tabai_rd_fits) */
         r[k] = x & mask;
         cy = x >> bits;
     }
+    TABAI_VERIFY_CHECK(cy == 0); /* the product fits its 2nd digits */
 }
 
 void tabai_mul_n_simd29_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
