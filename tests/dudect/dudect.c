@@ -12,11 +12,14 @@
  * the same addresses (one slot per sample, the class only changes the contents), so a table
  * or buffer address never differs between the classes.
  *
- *   test_dudect [--tier T] [--seconds S] [--target SUBSTRING] [--leaky] [--list]
+ *   test_dudect [--tier T] [--seconds S] [--target SUBSTRING] [--fixed ones|zero|random]
+ *               [--leaky] [--list]
  *
  * Tiers: every tier from generic to the native one, each with its own contexts (made after
  * tabai_cpu_set_tier); a tier above native is reported as absent (TABAI_CPU would cap it at
  * native, whose kernels are measured under their own name). TABAI_CPU=T or --tier T runs one.
+ * --fixed zero / random: class 0 is zero operands and exponent (inv_prime: 1), or one random
+ * value drawn once, instead of the all-ones ones (the condition of cnd_select stays 0).
  * Time: --seconds S or TABAI_DUDECT_SECONDS=S per tier, shared among the targets
  * by weight (default 6). Seed: printed; TABAI_TEST_SEED=0x... replays the inputs.
  * --leaky measures deliberately leaky functions compiled only into this program (an
@@ -135,10 +138,29 @@ static void residue(uint64_t *x, const uint64_t *p, size_t n) {
         if (tabai_cmp_n(x, p, n) < 0) return;
     }
 }
-/* the fixed class: p - 1 */
+/* The fixed class (--fixed): ones (the default: p - 1, all-ones limbs and exponents), zero, or
+ * random (one value drawn once, the same in every class-0 sample). */
+enum { FIXED_ONES, FIXED_ZERO, FIXED_RANDOM };
+static int fixed_kind = FIXED_ONES;
+static const char *const fixed_names[] = {"ones", "zero", "random"};
+/* limb i of the fixed random value (a hash of i: the same in every sample) */
+static uint64_t fixed_limb(size_t i) {
+    uint64_t z = (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull ^ seed;
+    z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ull;
+    return z ^ (z >> 29);
+}
+/* x[n] = the fixed limbs (unreduced: for mul_with and exponents) */
+static void fixed_limbs(uint64_t *x, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        x[i] = fixed_kind == FIXED_ONES ? ~(uint64_t)0 : fixed_kind == FIXED_ZERO ? 0 : fixed_limb(i);
+}
+/* x[n] = the fixed residue: p - 1, 0, or the fixed random limbs with the top limb halved
+ * (below p, whose top limb is all ones) */
 static void residue_max(uint64_t *x, const uint64_t *p, size_t n) {
     uint64_t one[MAXN] = {1};
-    tabai_sub_n(x, p, one, n);
+    if (fixed_kind == FIXED_ONES) tabai_sub_n(x, p, one, n);
+    else fixed_limbs(x, n);
+    if (fixed_kind == FIXED_RANDOM) x[n - 1] >>= 1;
 }
 
 static int setup_mont(target *t) {
@@ -184,7 +206,9 @@ static void run_ohta_with(target *t, uint64_t *in) {
 
 /* mul_with: class 0 all-ones operands, class 1 uniform */
 static void prep_limbs(target *t, uint64_t *in, int cls) {
-    for (size_t i = 0; i < 2 * t->n; i++) in[i] = cls == 0 ? ~(uint64_t)0 : rnd();
+    if (cls == 0) fixed_limbs(in, 2 * t->n);
+    else
+        for (size_t i = 0; i < 2 * t->n; i++) in[i] = rnd();
 }
 static int setup_mul_with(target *t) {
     uint64_t a[MAXN] = {1};
@@ -221,7 +245,9 @@ static void prep_powmod(target *t, uint64_t *in, int cls) {
     size_t ne = (t->ebits + 63) / 64;
     if (cls == 0) residue_max(in, t->p, t->n);
     else residue(in, t->p, t->n);
-    for (size_t i = 0; i < ne; i++) in[t->n + i] = cls == 0 ? ~(uint64_t)0 : rnd();
+    if (cls == 0) fixed_limbs(in + t->n, ne);
+    else
+        for (size_t i = 0; i < ne; i++) in[t->n + i] = rnd();
     if (t->ebits % 64) in[t->n + ne - 1] &= ((uint64_t)1 << (t->ebits % 64)) - 1;
 }
 static void run_mont_powmod(target *t, uint64_t *in) {
@@ -249,6 +275,7 @@ static int setup_p256(target *t) {
 static void prep_inv(target *t, uint64_t *in, int cls) {
     if (cls == 0) {
         residue_max(in, t->p, t->n);
+        if (fixed_kind == FIXED_ZERO) in[0] = 1; /* 0 has no inverse: 1 instead */
         return;
     }
     do residue(in, t->p, t->n);
@@ -326,6 +353,8 @@ typedef struct result {
     double t;       /* largest |t| with enough samples (signed) */
     int which;      /* the test it came from: 0 all, 1..100 crop, 101 second order */
     double samples; /* samples in the all-samples test */
+    double diff;    /* mean(class 0) - mean(class 1) in that test, TSC ticks */
+    double mean;    /* mean of all samples of that test */
 } result;
 
 static int cmp_u64(const void *x, const void *y) {
@@ -388,7 +417,7 @@ static result measure(target *t, double seconds) {
             }
         }
     } while (now_s() < t_end);
-    result r = {0, 0, tests[0].n[0] + tests[0].n[1]};
+    result r = {0, 0, tests[0].n[0] + tests[0].n[1], 0, 0};
     for (int k = 0; k < NTESTS; k++) {
         double nk = tests[k].n[0] + tests[k].n[1];
         /* a slow target may never reach ENOUGH: then its all-samples test counts */
@@ -397,6 +426,8 @@ static result measure(target *t, double seconds) {
         if (fabs(v) > fabs(r.t)) {
             r.t = v;
             r.which = k;
+            r.diff = tests[k].mean[0] - tests[k].mean[1];
+            r.mean = (tests[k].mean[0] * tests[k].n[0] + tests[k].mean[1] * tests[k].n[1]) / nk;
         }
     }
     free(in);
@@ -438,8 +469,10 @@ static int run_tier(double seconds, const char *filter, int leaky) {
         result r = measure(t, seconds * t->weight / wsum);
         int leak = fabs(r.t) > T_FAIL;
         char buf[32];
-        printf("  %-34s t = %8.2f  (%s)  samples %9.0f  %s\n", t->name, r.t,
-               test_name(r.which, buf, sizeof buf), r.samples,
+        char md[64] = "mean, diff: of squares";
+        if (r.which != NTESTS - 1) snprintf(md, sizeof md, "mean %9.0f  diff %+7.2f", r.mean, r.diff);
+        printf("  %-34s t = %8.2f  (%-9s) samples %9.0f  %-28s  %s\n", t->name, r.t,
+               test_name(r.which, buf, sizeof buf), r.samples, md,
                leaky ? (leak ? "leak detected (expected)" : "LEAK NOT DETECTED")
                      : (leak ? "FAIL: |t| > 10" : "ok"));
         fflush(stdout);
@@ -449,7 +482,8 @@ static int run_tier(double seconds, const char *filter, int leaky) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: test_dudect [--tier T] [--seconds S] [--target SUBSTRING] [--leaky] [--list]\n");
+    fprintf(stderr, "usage: test_dudect [--tier T] [--seconds S] [--target SUBSTRING] "
+                    "[--fixed ones|zero|random] [--leaky] [--list]\n");
 }
 
 int main(int argc, char **argv) {
@@ -462,6 +496,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--target") && i + 1 < argc) filter = argv[++i];
         else if (!strcmp(argv[i], "--leaky")) leaky = 1;
+        else if (!strcmp(argv[i], "--fixed") && i + 1 < argc) {
+            const char *v = argv[++i];
+            fixed_kind = !strcmp(v, "zero") ? FIXED_ZERO : !strcmp(v, "random") ? FIXED_RANDOM : FIXED_ONES;
+            if (fixed_kind == FIXED_ONES && strcmp(v, "ones")) {
+                usage();
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--list")) {
             for (size_t k = 0; k < NTARGETS; k++)
                 printf("%s%s\n", targets[k].name, targets[k].leaky ? " (leaky)" : "");
@@ -496,10 +538,10 @@ int main(int argc, char **argv) {
         lo = hi = (int)native;
     }
     if (leaky) lo = hi = (int)native;
-    printf("dudect: seed 0x%016llx (TABAI_TEST_SEED replays), %.1f s per tier, CPU %s, native "
-           "tier %s, %s; TSC ticks, |t| > %.0f fails\n",
-           (unsigned long long)seed, seconds, tabai_cpu_brand(), tabai_tier_name(native),
-           pinned ? "pinned to one core" : "not pinned", T_FAIL);
+    printf("dudect: seed 0x%016llx (TABAI_TEST_SEED replays), %.1f s per tier, fixed class %s, "
+           "CPU %s, native tier %s, %s; TSC ticks, |t| > %.0f fails\n",
+           (unsigned long long)seed, seconds, fixed_names[fixed_kind], tabai_cpu_brand(),
+           tabai_tier_name(native), pinned ? "pinned to one core" : "not pinned", T_FAIL);
     int bad = 0;
     for (int tier = lo; tier <= hi; tier++) {
         if (tier > (int)native) {
