@@ -1,12 +1,18 @@
 # tabai: the two commands of the README.
 #   make bench   set up (packages, .venv, build), then run `tabai bench` with the defaults
-#   make test    set up, then build and run every test (C under ctest for every tier,
-#                the same C tests under ASan + UBSan, pytest + hypothesis)
+#   make test    set up, then build and run every test: C under ctest for every tier (with
+#                the valgrind constant-time tests and the dudect timing tests), the same C
+#                tests under ASan + UBSan, the VERIFY build, a bounded run of every fuzzer,
+#                pytest + hypothesis
 # Other targets: setup, build, ctest, asan, pytest, install-py, clean.
 #   make ctime   the constant-time tests under valgrind (tests/ctime; ctest label ctime)
 #   make verify  build-verify with -DTABAI_VERIFY=ON (preconditions asserted inside kernels and
 #                contexts; a testing build only) and its C tests at TABAI_TEST_ITERS=0.2, without
 #                the valgrind and timing tests (labels nosan, dudect)
+#   make fuzz-smoke  the libFuzzer targets of tests/fuzz (clang, ASan + UBSan, build-fuzz),
+#                each for FUZZ_SMOKE_SECONDS (15) from the seed corpus
+#   make fuzz    the same for as long as asked: make fuzz FUZZ_SECONDS=3600 (per target)
+#   make pytest-long  pytest with the hypothesis profile "long"
 #   make dudect  the constant-time tests by timing (tests/dudect; ctest label dudect; run long
 #                with TABAI_DUDECT_SECONDS=300)
 
@@ -15,8 +21,13 @@ PY := .venv/bin/python
 BUILD := build
 BUILD_ASAN := build-asan
 BUILD_VERIFY := build-verify
+BUILD_FUZZ := build-fuzz
+FUZZ_TARGETS := limb mod powmod kernels
+FUZZ_SMOKE_SECONDS ?= 15
+FUZZ_SECONDS ?= 600
 
-.PHONY: all setup build ctest asan pytest install-py test bench clean ctime verify dudect
+.PHONY: all setup build ctest asan pytest install-py test bench clean ctime verify dudect \
+  fuzz-build fuzz-smoke fuzz pytest-long
 
 all: build
 
@@ -47,6 +58,25 @@ verify: setup
 	TABAI_TEST_ITERS=$${TABAI_TEST_ITERS:-0.2} \
 	  ctest --test-dir $(BUILD_VERIFY) -j$(JOBS) --output-on-failure -LE 'nosan|dudect'
 
+fuzz-build: setup
+	cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release \
+	  -DTABAI_FUZZ=ON -DTABAI_SANITIZE=address,undefined -DTABAI_BUILD_BENCH=OFF \
+	  -DTABAI_BUILD_TESTS=OFF >/dev/null
+	ninja -C $(BUILD_FUZZ)
+	python3 tests/fuzz/make_corpus.py $(BUILD_FUZZ)/seeds
+
+# each target from the seeds into its own corpus folder; prints the executions of each
+fuzz-smoke fuzz: fuzz-build
+	@secs=$(if $(filter fuzz,$@),$(FUZZ_SECONDS),$(FUZZ_SMOKE_SECONDS)); \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD_FUZZ)/corpus/$$t; \
+	  $(BUILD_FUZZ)/tests/fuzz/fuzz_$$t $(BUILD_FUZZ)/corpus/$$t $(BUILD_FUZZ)/seeds \
+	    -max_total_time=$$secs -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD_FUZZ)/crash-$$t- 2>$(BUILD_FUZZ)/fuzz_$$t.log \
+	    || { tail -40 $(BUILD_FUZZ)/fuzz_$$t.log; exit 1; }; \
+	  echo "fuzz_$$t: $$(grep -o 'number_of_executed_units: [0-9]*' $(BUILD_FUZZ)/fuzz_$$t.log | cut -d' ' -f2) executions in $$secs s"; \
+	done
+
 dudect: build
 	ctest --test-dir $(BUILD) --output-on-failure -V -L dudect
 
@@ -57,7 +87,11 @@ pytest: install-py
 	cd tests/python && TABAI_CPU=generic ../../$(PY) -m pytest -q -p no:cacheprovider .
 	cd tests/python && ../../$(PY) -m pytest -q -p no:cacheprovider .
 
-test: ctest asan pytest
+# the Python API against Python ints with hypothesis's long profile (10x the examples)
+pytest-long: install-py
+	cd tests/python && HYPOTHESIS_PROFILE=long ../../$(PY) -m pytest -q -p no:cacheprovider .
+
+test: ctest asan verify fuzz-smoke pytest
 	@echo "make test: all suites passed"
 
 bench: install-py
