@@ -1,0 +1,232 @@
+/* The multi-buffer layer (issue 4): lane layout conversions, per-lane Montgomery constants,
+ * the portable reference kernel and the constant-time multi-buffer exponentiation. The
+ * vector products are the kernels of src/ifma and src/avx512 (list in kernels.c); everything
+ * here is portable C with the generic flags. Layout and contracts: mb.h. */
+#include <stdlib.h>
+
+#include "../internal.h"
+#include "mb.h"
+
+/* ---- conversions ---- */
+
+void tabai_mb_to_digits(uint64_t *x, unsigned L, unsigned w, size_t d,
+                        const uint64_t *const a[], size_t n) {
+    const uint64_t mask = ((uint64_t)1 << w) - 1;
+    for (unsigned l = 0; l < L; l++) {
+        const uint64_t *al = a[l];
+        tabai_u128 acc = 0; /* bit buffer: bits not yet written as digits */
+        unsigned have = 0;
+        size_t k = 0;
+        for (size_t i = 0; i < d; i++) {
+            if (have < w) { /* public: depends on i only */
+                uint64_t limb = (al && k < n) ? al[k] : 0;
+                k++;
+                acc |= (tabai_u128)limb << have;
+                have += 64;
+            }
+            x[i * L + l] = (uint64_t)acc & mask;
+            acc >>= w;
+            have -= w;
+        }
+    }
+}
+
+void tabai_mb_from_digits(uint64_t *const r[], size_t n, const uint64_t *x, unsigned L,
+                          unsigned w, size_t d) {
+    for (unsigned l = 0; l < L; l++) {
+        uint64_t *rl = r[l];
+        if (!rl) continue;
+        tabai_u128 acc = 0;
+        unsigned have = 0;
+        size_t k = 0;
+        for (size_t i = 0; i < d && k < n; i++) {
+            acc |= (tabai_u128)x[i * L + l] << have;
+            have += w;
+            if (have >= 64) {
+                rl[k++] = (uint64_t)acc;
+                acc >>= 64;
+                have -= 64;
+            }
+        }
+        for (; k < n; k++) { /* the rest of the bit buffer, then zeros */
+            rl[k] = (uint64_t)acc;
+            acc >>= 64;
+        }
+    }
+}
+
+/* ---- the portable reference kernel ---- */
+
+void tabai_mont_mul_rwn_mbl_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                    const uint64_t *p, const uint64_t *k0, size_t d,
+                                    unsigned L, unsigned w) {
+    /* Accumulators t[0..2d]: row i adds at most four terms < 2^w to each digit (the low and
+     * high halves of a_i*b_j and q*p_j) plus the carry of t[i]; over d rows a digit stays
+     * below (4d + 2) * 2^w <= 2^61 for w = 52, d <= 79 (and far less for w = 32). */
+    const uint64_t mask = ((uint64_t)1 << w) - 1;
+    uint64_t t[2 * TABAI_MB_MAX_DIGITS + 2], out[TABAI_MB_MAX_DIGITS + 1];
+    uint64_t res[TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES];
+    for (unsigned l = 0; l < L; l++) {
+        for (size_t i = 0; i <= 2 * d; i++) t[i] = 0;
+        for (size_t i = 0; i < d; i++) {
+            uint64_t ai = a[i * L + l];
+            for (size_t j = 0; j < d; j++) {
+                tabai_u128 x = (tabai_u128)ai * b[j * L + l];
+                t[i + j] += (uint64_t)x & mask;
+                t[i + j + 1] += (uint64_t)(x >> w);
+            }
+            uint64_t q = ((t[i] & mask) * k0[l]) & mask;
+            for (size_t j = 0; j < d; j++) {
+                tabai_u128 x = (tabai_u128)q * p[j * L + l];
+                t[i + j] += (uint64_t)x & mask;
+                t[i + j + 1] += (uint64_t)(x >> w);
+            }
+            t[i + 1] += t[i] >> w; /* t[i] & mask == 0 now */
+        }
+        uint64_t cy = 0;
+        for (size_t i = 0; i <= d; i++) {
+            uint64_t v = t[d + i] + cy;
+            out[i] = v & mask;
+            cy = v >> w;
+        }
+        /* out < 2p; out - p by a borrow chain in radix 2^w, kept if no borrow */
+        uint64_t bw = 0, s[TABAI_MB_MAX_DIGITS + 1];
+        for (size_t i = 0; i <= d; i++) {
+            uint64_t pi = i < d ? p[i * L + l] : 0;
+            uint64_t v = out[i] - pi - bw;
+            s[i] = v & mask;
+            bw = v >> 63; /* digits < 2^w <= 2^52: the difference wraps iff it borrows */
+        }
+        uint64_t keep = tabai_mask(bw); /* all ones: out < p, keep out */
+        for (size_t i = 0; i < d; i++) res[i * L + l] = (out[i] & keep) | (s[i] & ~keep);
+    }
+    memcpy(r, res, d * L * sizeof(uint64_t));
+}
+
+/* ---- contexts ---- */
+
+static uint64_t neg_inv_w(uint64_t p0, unsigned w) {
+    uint64_t x = p0; /* Newton: x = p0^-1 mod 2^64 (3 bits correct at the start, doubling) */
+    for (int i = 0; i < 6; i++) x *= 2 - p0 * x;
+    return (0 - x) & (((uint64_t)1 << w) - 1);
+}
+
+static size_t bit_length_vartime(const uint64_t *a, size_t n) {
+    size_t k = n;
+    while (k > 0 && a[k - 1] == 0) k--;
+    if (k == 0) return 0;
+    return 64 * (k - 1) + (64 - (size_t)__builtin_clzll(a[k - 1]));
+}
+
+tabai_status tabai_mb_mont_init(tabai_mb_mont *ctx, const tabai_mb_kernel *k,
+                                const uint64_t *const p[], size_t n) {
+    if (!ctx || !k || !p) return TABAI_ERR_NULL;
+    const unsigned L = k->lanes, w = k->w;
+    const uint64_t *first = NULL;
+    for (unsigned l = 0; l < L && !first; l++) first = p[l];
+    if (!first) return TABAI_ERR_NULL;
+    if (n == 0 || n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
+    size_t bits = 0;
+    for (unsigned l = 0; l < L; l++) {
+        const uint64_t *pl = p[l] ? p[l] : first;
+        size_t b = bit_length_vartime(pl, n);
+        if (b < 2 || !(pl[0] & 1)) return TABAI_ERR_MODULUS;
+        if (b > bits) bits = b;
+    }
+    if (bits > TABAI_MB_MAX_BITS) return TABAI_ERR_SIZE;
+    const size_t d = tabai_mb_digits(bits, w);
+    const uint64_t *lanes[TABAI_MB_MAX_LANES];
+    for (unsigned l = 0; l < L; l++) lanes[l] = p[l] ? p[l] : first;
+    ctx->k = k;
+    ctx->d = d;
+    ctx->n = n;
+    tabai_mb_to_digits(ctx->p, L, w, d, lanes, n);
+    /* R mod p and R^2 mod p, R = 2^(w d): the moduli are public, so the variable-time
+     * exponentiation (of 2) is fine here */
+    uint64_t two[TABAI_MAX_LIMBS] = {2}, e[1], one[TABAI_MB_MAX_LANES][TABAI_MAX_LIMBS],
+        rr[TABAI_MB_MAX_LANES][TABAI_MAX_LIMBS];
+    const uint64_t *pone[TABAI_MB_MAX_LANES], *prr[TABAI_MB_MAX_LANES];
+    for (unsigned l = 0; l < L; l++) {
+        ctx->k0[l] = neg_inv_w(lanes[l][0], w);
+        e[0] = w * d;
+        tabai_status s = tabai_powmod_vartime(one[l], two, e, 64, lanes[l], n);
+        if (s == TABAI_OK) {
+            e[0] = 2 * w * d;
+            s = tabai_powmod_vartime(rr[l], two, e, 64, lanes[l], n);
+        }
+        if (s != TABAI_OK) return s;
+        pone[l] = one[l];
+        prr[l] = rr[l];
+    }
+    tabai_mb_to_digits(ctx->one, L, w, d, pone, n);
+    tabai_mb_to_digits(ctx->rr, L, w, d, prr, n);
+    return TABAI_OK;
+}
+
+void tabai_mb_mont_to(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a) {
+    ctx->k->mont_mul(r, a, ctx->rr, ctx->p, ctx->k0, ctx->d);
+}
+
+void tabai_mb_mont_from(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a) {
+    uint64_t one[TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES];
+    const size_t L = ctx->k->lanes;
+    memset(one, 0, ctx->d * L * sizeof(uint64_t));
+    for (size_t l = 0; l < L; l++) one[l] = 1;
+    ctx->k->mont_mul(r, a, one, ctx->p, ctx->k0, ctx->d);
+}
+
+/* ---- exponentiation ---- */
+
+size_t tabai_mb_powmod_scratch(const tabai_mb_mont *ctx, size_t ebits) {
+    return (((size_t)1 << tabai_powmod_window(ebits)) + 3) * ctx->d * ctx->k->lanes;
+}
+
+/* w bits of e starting at bit pos (bits at or above ebits read as 0); pos and ebits public */
+static inline uint64_t window_bits(const uint64_t *e, size_t ebits, size_t pos, unsigned w) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < w; i++) {
+        size_t b = pos + i;
+        uint64_t bit = (e && b < ebits) ? (e[b / 64] >> (b % 64)) & 1 : 0;
+        v |= bit << i;
+    }
+    return v;
+}
+
+/* ent = tab[idx_l] in every lane l: every entry is read, each lane keeps its own by masks */
+static void table_scan(uint64_t *ent, const uint64_t *tab, size_t entries, size_t words,
+                       unsigned L, const uint64_t *idx) {
+    uint64_t m[TABAI_MB_MAX_LANES];
+    memset(ent, 0, words * sizeof(uint64_t));
+    for (size_t i = 0; i < entries; i++) {
+        for (unsigned l = 0; l < L; l++) m[l] = tabai_mask(tabai_eq(i, idx[l]));
+        const uint64_t *t = tab + i * words;
+        for (size_t j = 0; j < words; j += L)
+            for (unsigned l = 0; l < L; l++) ent[j + l] |= t[j + l] & m[l];
+    }
+}
+
+void tabai_mb_powmod(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *b,
+                     const uint64_t *const e[], size_t ebits, uint64_t *scratch) {
+    const tabai_mb_kernel *k = ctx->k;
+    const unsigned L = k->lanes, w = tabai_powmod_window(ebits);
+    const size_t d = ctx->d, words = d * L, entries = (size_t)1 << w;
+    uint64_t *tab = scratch, *acc = tab + entries * words, *ent = acc + words, *bf = ent + words;
+    tabai_mb_mont_to(ctx, bf, b);
+    memcpy(tab, ctx->one, words * sizeof(uint64_t));
+    memcpy(tab + words, bf, words * sizeof(uint64_t));
+    for (size_t i = 2; i < entries; i++) {
+        if (i % 2 == 0) k->mont_sqr(tab + i * words, tab + (i / 2) * words, ctx->p, ctx->k0, d);
+        else k->mont_mul(tab + i * words, tab + (i - 1) * words, bf, ctx->p, ctx->k0, d);
+    }
+    memcpy(acc, ctx->one, words * sizeof(uint64_t));
+    const size_t nwin = (ebits + w - 1) / w;
+    uint64_t idx[TABAI_MB_MAX_LANES];
+    for (size_t win = nwin; win-- > 0;) {
+        if (win != nwin - 1)
+            for (unsigned s = 0; s < w; s++) k->mont_sqr(acc, acc, ctx->p, ctx->k0, d);
+        for (unsigned l = 0; l < L; l++) idx[l] = window_bits(e[l], ebits, win * w, w);
+        table_scan(ent, tab, entries, words, L, idx);
+        k->mont_mul(acc, acc, ent, ctx->p, ctx->k0, d);
+    }
+    tabai_mb_mont_from(ctx, r, acc);
+}

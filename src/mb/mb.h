@@ -1,0 +1,133 @@
+/* Multi-buffer Montgomery arithmetic (issue 4, seed 001): L independent operations side by
+ * side, one per 64-bit vector lane, in a reduced radix 2^w (w = 52 for AVX-512 IFMA,
+ * w = 32 for the AVX-512F vpmuludq baseline).
+ *
+ * Layout (structure of arrays, "vertical"): a vector of L numbers with d digits is
+ * uint64_t x[d * L], digit i of lane l at x[i * L + l], least significant digit first.
+ * Normalised digits are < 2^w. Every lane may have its own modulus.
+ *
+ * Montgomery here means R = 2^(w * d) (not the scalar path's 2^(64 n)): the kernels compute
+ * r = a * b * R^-1 mod p per lane, word-serial (Bos, Montgomery, Shumow, Zaverucha, SAC 2013,
+ * Algorithm 2, with radix 2^w; the accumulators keep the digit products unnormalised between
+ * rows and are normalised once at the end), then the final subtraction by masks.
+ * Constant time in a, b and p: no branch or address depends on them. */
+#ifndef TABAI_MB_MB_H
+#define TABAI_MB_MB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tabai.h"
+
+#define TABAI_MB_MAX_LANES 8
+#define TABAI_MB_MAX_BITS 4096                     /* moduli of 64..4096 bits */
+#define TABAI_MB_MAX_DIGITS (TABAI_MB_MAX_BITS / 32) /* digits at w = 32 (79 at w = 52) */
+
+/* r = a*b*R^-1 mod p in every lane, R = 2^(w d).
+ *   Shapes:   r, a, b, p: d * L digits (layout above); k0: L words, k0[l] = -p_l^-1 mod 2^w.
+ *   Requires: digits of a, b, p normalised (< 2^w); a_l < p_l, b_l < p_l; p_l odd;
+ *             1 <= d <= the kernel's max_digits.
+ *   Ensures:  r normalised, r_l < p_l.
+ *   Aliasing: r may equal a and/or b (whole arrays), no partial overlap.
+ *   Constant time. */
+typedef void (*tabai_mb_mont_mul_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                     const uint64_t *p, const uint64_t *k0, size_t d);
+/* r = a^2*R^-1 mod p per lane; as tabai_mb_mont_mul_fn with b = a. */
+typedef void (*tabai_mb_mont_sqr_fn)(uint64_t *r, const uint64_t *a, const uint64_t *p,
+                                     const uint64_t *k0, size_t d);
+
+/* One multi-buffer kernel family: the entry of src/mb/kernels.c's list. */
+typedef struct tabai_mb_kernel {
+    const char *name;      /* bench `kernel` label: "ifma_zmm", "ifma_ymm", "avx512f32_zmm", ... */
+    const char *mul_sym;   /* symbol without tabai_: "mont_mul_r52n_mb8_ifma" */
+    unsigned lanes;        /* L: 4 (ymm) or 8 (zmm) */
+    unsigned w;            /* digit bits: 52 or 32 */
+    unsigned features;     /* TABAI_CPU_* bits the CPU needs */
+    tabai_tier tier;       /* the lowest tier that may use it */
+    tabai_mb_mont_mul_fn mont_mul;
+    tabai_mb_mont_sqr_fn mont_sqr;
+} tabai_mb_kernel;
+
+/* Every multi-buffer kernel of the library, whether the CPU has it or not (check
+ * tabai_mb_kernel_usable). Ends with a NULL name. */
+extern const tabai_mb_kernel tabai_mb_kernels[];
+/* 1 if the CPU has k's features and the tier in use is >= k->tier. */
+int tabai_mb_kernel_usable(const tabai_mb_kernel *k);
+/* The kernel with this name, or NULL. */
+const tabai_mb_kernel *tabai_mb_kernel_find(const char *name);
+/* The kernel the batch API uses at the tier in use (the 8-lane IFMA one at tier ifma), or
+ * NULL below that tier: the batch API then loops over the scalar path. */
+const tabai_mb_kernel *tabai_mb_kernel_active(void);
+
+/* Digits of a w-bit radix for a bits-bit modulus: ceil(bits / w). */
+static inline size_t tabai_mb_digits(size_t bits, unsigned w) { return (bits + w - 1) / w; }
+
+/* Transposes (measured kernels of their own, op "mb_to_digits" / "mb_from_digits").
+ * to:   x[d * L] = lanes a[0..L-1] (n limbs each, 64-bit, least significant first) in radix
+ *       2^w; a[l] == NULL gives a zero lane. Requires 64 n <= w d (values fit), else the
+ *       high limbs must be zero (not checked here).
+ * from: r[l][0..n-1] = lane l of x (digits normalised); r[l] == NULL skips lane l. Requires
+ *       w d <= 64 n or the lane values < 2^(64 n).
+ * Constant time; no aliasing between x and the limb arrays. */
+void tabai_mb_to_digits(uint64_t *x, unsigned L, unsigned w, size_t d,
+                        const uint64_t *const a[], size_t n);
+void tabai_mb_from_digits(uint64_t *const r[], size_t n, const uint64_t *x, unsigned L,
+                          unsigned w, size_t d);
+
+/* The per-lane Montgomery constants of one group of L moduli for kernel k. */
+typedef struct tabai_mb_mont {
+    const tabai_mb_kernel *k;
+    size_t d;                                            /* digits */
+    size_t n;                                            /* 64-bit limbs of the inputs */
+    uint64_t k0[TABAI_MB_MAX_LANES];                     /* -p^-1 mod 2^w */
+    uint64_t p[TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES];  /* moduli, digits */
+    uint64_t rr[TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES]; /* R^2 mod p, digits */
+    uint64_t one[TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES];/* R mod p, digits (1 in Montgomery form) */
+} tabai_mb_mont;
+
+/* Set up ctx for kernel k and the moduli p[0..L-1] (n limbs each, odd, >= 3, top limb of
+ * at least one lane non-zero; p[l] == NULL pads lane l with the modulus of the first
+ * non-NULL lane). Errors: TABAI_ERR_NULL (k, ctx, or all p[l] NULL), TABAI_ERR_SIZE
+ * (n == 0 or 64 n too long for the kernel: bits of the largest modulus > TABAI_MB_MAX_BITS),
+ * TABAI_ERR_MODULUS (an even or < 3 modulus). The moduli are public (vartime setup). */
+tabai_status tabai_mb_mont_init(tabai_mb_mont *ctx, const tabai_mb_kernel *k,
+                                const uint64_t *const p[], size_t n);
+/* Montgomery form and back, all lanes: r = a*R mod p, r = a*R^-1 mod p (digits). */
+void tabai_mb_mont_to(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a);
+void tabai_mb_mont_from(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a);
+
+/* Constant-time fixed-window exponentiation of all lanes: r_l = b_l ^ e_l mod p_l.
+ *   Shapes:  r, b: ctx->d * L digits (normal form, not Montgomery); e[l]: ceil(ebits/64)
+ *            limbs (e[l] == NULL: exponent 0); scratch: tabai_mb_powmod_scratch(ctx, ebits)
+ *            words. Requires b_l < p_l. The table entry of each lane is read by scanning
+ *            every entry with per-lane masks. Constant time in b and e (ebits public). */
+size_t tabai_mb_powmod_scratch(const tabai_mb_mont *ctx, size_t ebits);
+void tabai_mb_powmod(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *b,
+                     const uint64_t *const e[], size_t ebits, uint64_t *scratch);
+
+/* ---- kernels (one folder per ISA, own compile flags) ---- */
+/* src/ifma: radix 2^52, vpmadd52luq/huq; mb8 = zmm (8 lanes), mb4 = ymm (4 lanes). */
+void tabai_mont_mul_r52n_mb8_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                  const uint64_t *p, const uint64_t *k0, size_t d);
+void tabai_mont_sqr_r52n_mb8_ifma(uint64_t *r, const uint64_t *a, const uint64_t *p,
+                                  const uint64_t *k0, size_t d);
+void tabai_mont_mul_r52n_mb4_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                  const uint64_t *p, const uint64_t *k0, size_t d);
+void tabai_mont_sqr_r52n_mb4_ifma(uint64_t *r, const uint64_t *a, const uint64_t *p,
+                                  const uint64_t *k0, size_t d);
+/* src/avx512: radix 2^32, vpmuludq (AVX-512F/VL), the seed's baseline; mb8 = zmm, mb4 = ymm. */
+void tabai_mont_mul_r32n_mb8_avx512(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                    const uint64_t *p, const uint64_t *k0, size_t d);
+void tabai_mont_sqr_r32n_mb8_avx512(uint64_t *r, const uint64_t *a, const uint64_t *p,
+                                    const uint64_t *k0, size_t d);
+void tabai_mont_mul_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                    const uint64_t *p, const uint64_t *k0, size_t d);
+void tabai_mont_sqr_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64_t *p,
+                                    const uint64_t *k0, size_t d);
+/* src/mb: the same algorithm in portable C, any L and w in {32, 52}: the reference the vector
+ * kernels are tested against digit for digit, and the "scalar52" kernel of the bench. */
+void tabai_mont_mul_rwn_mbl_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                    const uint64_t *p, const uint64_t *k0, size_t d,
+                                    unsigned L, unsigned w);
+
+#endif
