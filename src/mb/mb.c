@@ -111,56 +111,81 @@ static uint64_t neg_inv_w(uint64_t p0, unsigned w) {
     return (0 - x) & (((uint64_t)1 << w) - 1);
 }
 
-static size_t bit_length_vartime(const uint64_t *a, size_t n) {
-    size_t k = n;
-    while (k > 0 && a[k - 1] == 0) k--;
-    if (k == 0) return 0;
-    return 64 * (k - 1) + (64 - (size_t)__builtin_clzll(a[k - 1]));
+/* r = 2^E mod p for a public E, from the scalar context: square-and-multiply on Montgomery
+ * forms, where squaring doubles the exponent of 2^a R and a modular addition adds one. The
+ * sequence of operations depends on E only: constant time in p. r: mc->n limbs. */
+static void pow2_mod(const tabai_mont *mc, uint64_t *r, size_t E) {
+    uint64_t acc[TABAI_MAX_LIMBS];
+    memcpy(acc, mc->one, mc->n * sizeof(uint64_t));
+    for (int bit = 63 - __builtin_clzll((unsigned long long)E); bit >= 0; bit--) {
+        tabai_mont_sqr(mc, acc, acc);
+        if ((E >> bit) & 1) tabai_mont_add(mc, acc, acc, acc);
+    }
+    tabai_mont_from(mc, r, acc);
+}
+
+tabai_status tabai_mb_mont_init_lanes(tabai_mb_mont *ctx, const tabai_mb_kernel *k,
+                                      const tabai_mont *const mc[], size_t n) {
+    if (!ctx || !k || !mc) return TABAI_ERR_NULL;
+    const unsigned L = k->lanes, w = k->w;
+    const tabai_mont *first = NULL;
+    for (unsigned l = 0; l < L && !first; l++) first = mc[l];
+    if (!first) return TABAI_ERR_NULL;
+    if (n == 0 || n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
+    size_t bits = 0;
+    const tabai_mont *lane[TABAI_MB_MAX_LANES];
+    for (unsigned l = 0; l < L; l++) {
+        lane[l] = mc[l] ? mc[l] : first;
+        if (lane[l]->n > n) return TABAI_ERR_SIZE;
+        if (lane[l]->bits > bits) bits = lane[l]->bits; /* public: the length of p */
+    }
+    if (bits > TABAI_MB_MAX_BITS) return TABAI_ERR_SIZE;
+    const size_t d = tabai_mb_digits(bits, w);
+    ctx->k = k;
+    ctx->d = d;
+    ctx->n = n;
+    uint64_t one[TABAI_MB_MAX_LANES][TABAI_MAX_LIMBS], rr[TABAI_MB_MAX_LANES][TABAI_MAX_LIMBS];
+    const uint64_t *pp[TABAI_MB_MAX_LANES], *pone[TABAI_MB_MAX_LANES], *prr[TABAI_MB_MAX_LANES];
+    for (unsigned l = 0; l < L; l++) {
+        const size_t mn = lane[l]->n;
+        ctx->k0[l] = neg_inv_w(lane[l]->p[0], w);
+        pow2_mod(lane[l], one[l], w * d);      /* R mod p, R = 2^(w d) */
+        pow2_mod(lane[l], rr[l], 2 * w * d);   /* R^2 mod p */
+        memset(one[l] + mn, 0, (n - mn) * sizeof(uint64_t));
+        memset(rr[l] + mn, 0, (n - mn) * sizeof(uint64_t));
+        pp[l] = lane[l]->p;
+        pone[l] = one[l];
+        prr[l] = rr[l];
+    }
+    /* lane moduli have mn <= n limbs: convert each from its own length */
+    for (unsigned l = 0; l < L; l++) {
+        const uint64_t *only[TABAI_MB_MAX_LANES] = {0};
+        uint64_t tmp[TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES];
+        only[l] = pp[l];
+        tabai_mb_to_digits(tmp, L, w, d, only, lane[l]->n);
+        for (size_t i = 0; i < d; i++) ctx->p[i * L + l] = tmp[i * L + l];
+    }
+    tabai_mb_to_digits(ctx->one, L, w, d, pone, n);
+    tabai_mb_to_digits(ctx->rr, L, w, d, prr, n);
+    return TABAI_OK;
 }
 
 tabai_status tabai_mb_mont_init(tabai_mb_mont *ctx, const tabai_mb_kernel *k,
                                 const uint64_t *const p[], size_t n) {
     if (!ctx || !k || !p) return TABAI_ERR_NULL;
-    const unsigned L = k->lanes, w = k->w;
-    const uint64_t *first = NULL;
-    for (unsigned l = 0; l < L && !first; l++) first = p[l];
-    if (!first) return TABAI_ERR_NULL;
     if (n == 0 || n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
-    size_t bits = 0;
-    for (unsigned l = 0; l < L; l++) {
-        const uint64_t *pl = p[l] ? p[l] : first;
-        size_t b = bit_length_vartime(pl, n);
-        if (b < 2 || !(pl[0] & 1)) return TABAI_ERR_MODULUS;
-        if (b > bits) bits = b;
+    tabai_mont *mc = malloc(TABAI_MB_MAX_LANES * sizeof *mc);
+    if (!mc) return TABAI_ERR_ALLOC;
+    const tabai_mont *lanes[TABAI_MB_MAX_LANES] = {0};
+    tabai_status s = TABAI_OK;
+    for (unsigned l = 0; l < k->lanes && s == TABAI_OK; l++) {
+        if (!p[l]) continue;
+        s = tabai_mont_init(&mc[l], p[l], n);
+        lanes[l] = &mc[l];
     }
-    if (bits > TABAI_MB_MAX_BITS) return TABAI_ERR_SIZE;
-    const size_t d = tabai_mb_digits(bits, w);
-    const uint64_t *lanes[TABAI_MB_MAX_LANES];
-    for (unsigned l = 0; l < L; l++) lanes[l] = p[l] ? p[l] : first;
-    ctx->k = k;
-    ctx->d = d;
-    ctx->n = n;
-    tabai_mb_to_digits(ctx->p, L, w, d, lanes, n);
-    /* R mod p and R^2 mod p, R = 2^(w d): the moduli are public, so the variable-time
-     * exponentiation (of 2) is fine here */
-    uint64_t two[TABAI_MAX_LIMBS] = {2}, e[1], one[TABAI_MB_MAX_LANES][TABAI_MAX_LIMBS],
-        rr[TABAI_MB_MAX_LANES][TABAI_MAX_LIMBS];
-    const uint64_t *pone[TABAI_MB_MAX_LANES], *prr[TABAI_MB_MAX_LANES];
-    for (unsigned l = 0; l < L; l++) {
-        ctx->k0[l] = neg_inv_w(lanes[l][0], w);
-        e[0] = w * d;
-        tabai_status s = tabai_powmod_vartime(one[l], two, e, 64, lanes[l], n);
-        if (s == TABAI_OK) {
-            e[0] = 2 * w * d;
-            s = tabai_powmod_vartime(rr[l], two, e, 64, lanes[l], n);
-        }
-        if (s != TABAI_OK) return s;
-        pone[l] = one[l];
-        prr[l] = rr[l];
-    }
-    tabai_mb_to_digits(ctx->one, L, w, d, pone, n);
-    tabai_mb_to_digits(ctx->rr, L, w, d, prr, n);
-    return TABAI_OK;
+    if (s == TABAI_OK) s = tabai_mb_mont_init_lanes(ctx, k, lanes, n);
+    free(mc);
+    return s;
 }
 
 void tabai_mb_mont_to(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a) {

@@ -85,13 +85,19 @@ typedef struct tabai_mb_mont {
     uint64_t one[TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES];/* R mod p, digits (1 in Montgomery form) */
 } tabai_mb_mont;
 
-/* Set up ctx for kernel k and the moduli p[0..L-1] (n limbs each, odd, >= 3, top limb of
- * at least one lane non-zero; p[l] == NULL pads lane l with the modulus of the first
- * non-NULL lane). Errors: TABAI_ERR_NULL (k, ctx, or all p[l] NULL), TABAI_ERR_SIZE
- * (n == 0 or 64 n too long for the kernel: bits of the largest modulus > TABAI_MB_MAX_BITS),
- * TABAI_ERR_MODULUS (an even or < 3 modulus). The moduli are public (vartime setup). */
+/* Set up ctx for kernel k and the moduli p[0..L-1] (n limbs each, odd, >= 3; p[l] == NULL
+ * pads lane l with the modulus of the first non-NULL lane); d = the digits of the longest.
+ * Errors: TABAI_ERR_NULL (k, ctx, or all p[l] NULL), TABAI_ERR_SIZE (n == 0, n >
+ * TABAI_MAX_LIMBS, or a modulus longer than TABAI_MB_MAX_BITS), TABAI_ERR_MODULUS (an even
+ * or < 3 modulus), TABAI_ERR_ALLOC. Variable time in p (through tabai_mont_init): for public
+ * moduli. */
 tabai_status tabai_mb_mont_init(tabai_mb_mont *ctx, const tabai_mb_kernel *k,
                                 const uint64_t *const p[], size_t n);
+/* The same from scalar contexts made beforehand (mc[l] == NULL pads as above; mc[l]->n <= n):
+ * constant time in the moduli's values (only their lengths show), so RSA keys build their
+ * contexts once and their groups here per batch. Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE. */
+tabai_status tabai_mb_mont_init_lanes(tabai_mb_mont *ctx, const tabai_mb_kernel *k,
+                                      const tabai_mont *const mc[], size_t n);
 /* Montgomery form and back, all lanes: r = a*R mod p, r = a*R^-1 mod p (digits). */
 void tabai_mb_mont_to(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a);
 void tabai_mb_mont_from(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a);
