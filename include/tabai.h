@@ -355,6 +355,70 @@ TABAI_API tabai_status tabai_mul_with(tabai_kernel k, uint64_t *r, const uint64_
 TABAI_API tabai_status tabai_ohta_mul_with(tabai_kernel k, const tabai_ohta *ctx, uint64_t *r,
                                            const uint64_t *a, const uint64_t *b);
 
+/* ------------------------------------------------------------------------------------
+ * Batches (issue 4, seed 001): many independent operations in one call, each with its own
+ * modulus. At tier ifma, groups of 8 run side by side in the AVX-512 IFMA kernels (radix
+ * 2^52, one operation per zmm lane: Bos, Montgomery, Shumow, Zaverucha, SAC 2013,
+ * Algorithm 2); a last partial group is padded. Below that tier, and for moduli above
+ * 4096 bits, a loop over the scalar path gives the same results.
+ * Arguments are arrays of pointers: element i of each is operation i; count may be 0.
+ * Nothing is written on error (all arguments are checked first).
+ * ------------------------------------------------------------------------------------ */
+/** r[i] = a[i]*b[i] mod m[i] for i < count, normal form (not Montgomery).
+ *  Shapes:   r[i], a[i], b[i], m[i]: n limbs each (moduli may be shorter than n limbs).
+ *  Requires: m[i] odd >= 3; a[i] < m[i], b[i] < m[i].
+ *  Aliasing: r[i] may equal a[i] and/or b[i]; distinct i must not overlap.
+ *  Time:     constant in a and b; the moduli are public (their setup is variable time).
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (n == 0 or n > TABAI_MAX_LIMBS),
+ *            TABAI_ERR_MODULUS, TABAI_ERR_RANGE, TABAI_ERR_ALLOC. */
+TABAI_API tabai_status tabai_modmul_batch(size_t count, uint64_t *const r[],
+                                          const uint64_t *const a[], const uint64_t *const b[],
+                                          const uint64_t *const m[], size_t n);
+/** r[i] = b[i]^e[i] mod m[i] for i < count: constant-time fixed-window exponentiation
+ *  (each lane reads its table entry by scanning every entry with masks).
+ *  Shapes:   r[i], b[i], m[i]: n limbs; e[i]: ceil(ebits/64) limbs (all ebits bits used;
+ *            e may be NULL when ebits == 0).
+ *  Requires: m[i] odd >= 3; b[i] < m[i].
+ *  Aliasing: r[i] may equal b[i]; distinct i must not overlap.
+ *  Time:     constant in b and e for a given ebits; the moduli are public.
+ *  Errors:   as tabai_modmul_batch, and TABAI_ERR_SIZE for ebits > 64*TABAI_MAX_LIMBS*2. */
+TABAI_API tabai_status tabai_powmod_batch(size_t count, uint64_t *const r[],
+                                          const uint64_t *const b[], const uint64_t *const e[],
+                                          size_t ebits, const uint64_t *const m[], size_t n);
+
+/** An RSA private key in CRT form, ready for tabai_rsa_private_batch. */
+typedef struct tabai_rsa_key {
+    size_t h;                          /**< limbs of p and of q */
+    size_t n;                          /**< limbs of N = p*q (2h) */
+    tabai_mont mp, mq;                 /**< Montgomery contexts of p and q */
+    uint64_t q[TABAI_MAX_LIMBS / 2];   /**< q */
+    uint64_t dp[TABAI_MAX_LIMBS / 2];  /**< d mod (p-1), zero above h limbs */
+    uint64_t dq[TABAI_MAX_LIMBS / 2];  /**< d mod (q-1), zero above h limbs */
+    uint64_t qinv_m[TABAI_MAX_LIMBS / 2]; /**< q^-1 mod p, Montgomery form of mp */
+    uint64_t N[TABAI_MAX_LIMBS];       /**< the public modulus */
+} tabai_rsa_key;
+/** Fill key from the CRT parameters of an RSA private key (PKCS #1), h limbs each, least
+ *  significant first: primes p and q with their top bit set (bit 64h-1, as standard key
+ *  generators make them), dp = d mod (p-1), dq = d mod (q-1), qinv = q^-1 mod p.
+ *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE (h == 0 or 2h > TABAI_MAX_LIMBS);
+ *  TABAI_ERR_MODULUS (p or q even, or top bit clear); TABAI_ERR_RANGE (dp >= p, dq >= q,
+ *  qinv >= p, or qinv*q != 1 mod p). Variable time in p and q: done once per key, like
+ *  OpenSSL's Montgomery setup; the private operations are constant time. */
+TABAI_API tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *p, const uint64_t *q,
+                                          const uint64_t *dp, const uint64_t *dq,
+                                          const uint64_t *qinv, size_t h);
+/** m[i] = c[i]^d mod N_i for i < count, by CRT (Garner): m1 = c^dp mod p, m2 = c^dq mod q,
+ *  h = qinv (m1 - m2) mod p, m = m2 + h q. The 2*count half-size exponentiations run in
+ *  groups of 8 at tier ifma (keys may differ, also in size). The raw RSA private operation
+ *  (RSADP / RSASP1 of RFC 8017): no padding, no blinding, no check of the result.
+ *  Shapes:   m[i], c[i]: key[i]->n limbs. Requires c[i] < N_i.
+ *  Aliasing: m[i] may equal c[i]; distinct i must not overlap.
+ *  Time:     constant in c and the key (the key sizes show).
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (c[i] >= N_i), TABAI_ERR_ALLOC. */
+TABAI_API tabai_status tabai_rsa_private_batch(size_t count, uint64_t *const m[],
+                                               const uint64_t *const c[],
+                                               const tabai_rsa_key *const key[]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -111,6 +111,18 @@ size_t tabai_mb_powmod_scratch(const tabai_mb_mont *ctx, size_t ebits);
 void tabai_mb_powmod(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *b,
                      const uint64_t *const e[], size_t ebits, uint64_t *scratch);
 
+/* The batch API of tabai.h with an explicit kernel (NULL: the loop over the scalar path),
+ * for the tests and the benchmark; the public functions pass tabai_mb_kernel_active(). */
+tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uint64_t *const r[],
+                                     const uint64_t *const a[], const uint64_t *const b[],
+                                     const uint64_t *const m[], size_t n);
+tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uint64_t *const r[],
+                                     const uint64_t *const b[], const uint64_t *const e[],
+                                     size_t ebits, const uint64_t *const m[], size_t n);
+tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count,
+                                          uint64_t *const m[], const uint64_t *const c[],
+                                          const tabai_rsa_key *const key[]);
+
 /* ---- kernels (one folder per ISA, own compile flags) ---- */
 /* src/ifma: radix 2^52, vpmadd52luq/huq; mb8 = zmm (8 lanes), mb4 = ymm (4 lanes). */
 void tabai_mont_mul_r52n_mb8_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
