@@ -249,7 +249,8 @@ void bench_measure(bench_ctx *c, const bench_case *cs, const bench_impl *impls, 
     size_t rounds = 0;
     while (rounds < MAX_SAMPLES) {
         for (size_t i = 0; i < count; i++)
-            samples[i][rounds] = sample(&impls[i], batch[i]) / (double)batch[i];
+            samples[i][rounds] = sample(&impls[i], batch[i]) /
+                                 ((double)batch[i] * (impls[i].per_call ? impls[i].per_call : 1));
         rounds++;
         if (rounds >= MIN_SAMPLES && mono_ns() - t_begin >= budget_ns) break;
     }

@@ -55,6 +55,8 @@ typedef struct bench_impl {
     bench_fn run;               /* the timed body */
     void (*prepare)(void *arg); /* optional, called before each sample, not timed */
     void *arg;
+    unsigned per_call;          /* operations per run(arg, 1), 0 meaning 1: a multi-buffer
+                                   kernel's lanes (ns and tsc are per single operation) */
 } bench_impl;
 
 typedef enum bench_mode { BENCH_LIST, BENCH_COUNT, BENCH_RUN } bench_mode;

@@ -3,3 +3,4 @@
 BENCH_SUITE(core)
 BENCH_SUITE(x64)
 BENCH_SUITE(delayed)
+BENCH_SUITE(mb)

@@ -10,14 +10,14 @@
 
 const tabai_mb_kernel tabai_mb_kernels[] = {
     {"ifma_zmm", "mont_mul_r52n_mb8_ifma", 8, 52, IFMA_FEATURES, TABAI_TIER_IFMA,
-     tabai_mont_mul_r52n_mb8_ifma, tabai_mont_sqr_r52n_mb8_ifma},
+     tabai_mont_mul_r52n_mb8_ifma, tabai_mont_sqr_r52n_mb8_ifma, tabai_mb_scan_avx512},
     {"ifma_ymm", "mont_mul_r52n_mb4_ifma", 4, 52, IFMA_FEATURES, TABAI_TIER_IFMA,
-     tabai_mont_mul_r52n_mb4_ifma, tabai_mont_sqr_r52n_mb4_ifma},
+     tabai_mont_mul_r52n_mb4_ifma, tabai_mont_sqr_r52n_mb4_ifma, tabai_mb_scan_avx512},
     {"avx512f32_zmm", "mont_mul_r32n_mb8_avx512", 8, 32, AVX512_FEATURES, TABAI_TIER_AVX512,
-     tabai_mont_mul_r32n_mb8_avx512, tabai_mont_sqr_r32n_mb8_avx512},
+     tabai_mont_mul_r32n_mb8_avx512, tabai_mont_sqr_r32n_mb8_avx512, tabai_mb_scan_avx512},
     {"avx512f32_ymm", "mont_mul_r32n_mb4_avx512", 4, 32, AVX512_FEATURES, TABAI_TIER_AVX512,
-     tabai_mont_mul_r32n_mb4_avx512, tabai_mont_sqr_r32n_mb4_avx512},
-    {NULL, NULL, 0, 0, 0, TABAI_TIER_GENERIC, NULL, NULL},
+     tabai_mont_mul_r32n_mb4_avx512, tabai_mont_sqr_r32n_mb4_avx512, tabai_mb_scan_avx512},
+    {NULL, NULL, 0, 0, 0, TABAI_TIER_GENERIC, NULL, NULL, NULL},
 };
 
 int tabai_mb_kernel_usable(const tabai_mb_kernel *k) {

@@ -149,8 +149,19 @@ tabai_status tabai_mb_mont_init_lanes(tabai_mb_mont *ctx, const tabai_mb_kernel 
     for (unsigned l = 0; l < L; l++) {
         const size_t mn = lane[l]->n;
         ctx->k0[l] = neg_inv_w(lane[l]->p[0], w);
-        pow2_mod(lane[l], one[l], w * d);      /* R mod p, R = 2^(w d) */
-        pow2_mod(lane[l], rr[l], 2 * w * d);   /* R^2 mod p */
+        /* R mod p, R = 2^(w d). With R64 = 2^(64 mn) and s = w d - 64 mn in [0, 63) and
+         * 2^s < p (the usual case: d digits just cover the lane's limbs), one Montgomery
+         * product of R64^2 mod p and 2^s gives it; else square-and-add. */
+        const size_t E = w * d, base = 64 * mn;
+        if (E >= base && E - base < 63 && (mn > 1 || lane[l]->p[0] > ((uint64_t)1 << (E - base)))) {
+            uint64_t small[TABAI_MAX_LIMBS] = {(uint64_t)1 << (E - base)};
+            tabai_mont_mul(lane[l], one[l], lane[l]->rr, small);
+        } else {
+            pow2_mod(lane[l], one[l], E);
+        }
+        /* R^2 mod p: (R * R / R64) * R64^2 / R64 */
+        tabai_mont_mul(lane[l], rr[l], one[l], one[l]);
+        tabai_mont_mul(lane[l], rr[l], rr[l], lane[l]->rr);
         memset(one[l] + mn, 0, (n - mn) * sizeof(uint64_t));
         memset(rr[l] + mn, 0, (n - mn) * sizeof(uint64_t));
         pp[l] = lane[l]->p;
@@ -218,8 +229,9 @@ static inline uint64_t window_bits(const uint64_t *e, size_t ebits, size_t pos, 
 }
 
 /* ent = tab[idx_l] in every lane l: every entry is read, each lane keeps its own by masks */
-static void table_scan(uint64_t *ent, const uint64_t *tab, size_t entries, size_t words,
+static void table_scan(uint64_t *ent, const uint64_t *tab, size_t entries, size_t d,
                        unsigned L, const uint64_t *idx) {
+    const size_t words = d * L;
     uint64_t m[TABAI_MB_MAX_LANES];
     memset(ent, 0, words * sizeof(uint64_t));
     for (size_t i = 0; i < entries; i++) {
@@ -250,7 +262,7 @@ void tabai_mb_powmod(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *b,
         if (win != nwin - 1)
             for (unsigned s = 0; s < w; s++) k->mont_sqr(acc, acc, ctx->p, ctx->k0, d);
         for (unsigned l = 0; l < L; l++) idx[l] = window_bits(e[l], ebits, win * w, w);
-        table_scan(ent, tab, entries, words, L, idx);
+        (k->scan ? k->scan : table_scan)(ent, tab, entries, d, L, idx);
         k->mont_mul(acc, acc, ent, ctx->p, ctx->k0, d);
     }
     tabai_mb_mont_from(ctx, r, acc);

@@ -36,6 +36,12 @@ typedef void (*tabai_mb_mont_mul_fn)(uint64_t *r, const uint64_t *a, const uint6
 typedef void (*tabai_mb_mont_sqr_fn)(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                      const uint64_t *k0, size_t d);
 
+/* ent = tab[idx_l] in every lane l (the constant-time table read of the exponentiation):
+ * tab holds `entries` vectors of d digits x L lanes; every entry is read in full and each
+ * lane keeps its own by masks. idx: L words, each < entries (secret). */
+typedef void (*tabai_mb_scan_fn)(uint64_t *ent, const uint64_t *tab, size_t entries, size_t d,
+                                 unsigned L, const uint64_t *idx);
+
 /* One multi-buffer kernel family: the entry of src/mb/kernels.c's list. */
 typedef struct tabai_mb_kernel {
     const char *name;      /* bench `kernel` label: "ifma_zmm", "ifma_ymm", "avx512f32_zmm", ... */
@@ -46,6 +52,7 @@ typedef struct tabai_mb_kernel {
     tabai_tier tier;       /* the lowest tier that may use it */
     tabai_mb_mont_mul_fn mont_mul;
     tabai_mb_mont_sqr_fn mont_sqr;
+    tabai_mb_scan_fn scan; /* the exponentiation's table scan for this ISA */
 } tabai_mb_kernel;
 
 /* Every multi-buffer kernel of the library, whether the CPU has it or not (check
@@ -142,6 +149,9 @@ void tabai_mont_mul_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64
                                     const uint64_t *p, const uint64_t *k0, size_t d);
 void tabai_mont_sqr_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                     const uint64_t *k0, size_t d);
+/* src/avx512: the table scan of every multi-buffer kernel (AVX-512F/VL merge masking). */
+void tabai_mb_scan_avx512(uint64_t *ent, const uint64_t *tab, size_t entries, size_t d,
+                          unsigned L, const uint64_t *idx);
 /* src/mb: the same algorithm in portable C, any L and w in {32, 52}: the reference the vector
  * kernels are tested against digit for digit, and the "scalar52" kernel of the bench. */
 void tabai_mont_mul_rwn_mbl_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,

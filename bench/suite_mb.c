@@ -1,0 +1,345 @@
+/* The multi-buffer kernels (issue 4, seed 001) in the benchmark:
+ *
+ *   mont_mul_mb  on every selected modulus of at most 4096 bits: one Montgomery product,
+ *                `ns` = the time of one call of a kernel / its lanes (every lane the same
+ *                modulus here; the kernels' time does not depend on the values). Kernels:
+ *                "scalar" (tabai_mont_mul at the tier in use, one at a time), and every
+ *                multi-buffer kernel the CPU has: "ifma_zmm", "ifma_ymm", "avx512f32_zmm",
+ *                "avx512f32_ymm". Beside each, an impl "bound" record with the same kernel
+ *                label: that many multiply instructions in a throughput loop (vpmadd52luq
+ *                for IFMA: 4d^2 + d per call of d digits; vpmuludq for the 32-bit baseline:
+ *                2d^2 + d; zmm or ymm as the kernel), per lane: the floor of a kernel with
+ *                those instructions on this core.
+ *   rsa_private  the RSA private-key operation on the embedded keys (bench/moduli.h, from
+ *                data/keys) of every selected size: tabai "scalar" (tabai_rsa_private_batch
+ *                through the scalar loop) and "mb8" (the same 8 messages through the 8-lane
+ *                IFMA kernel), and OpenSSL's EVP_PKEY_sign with RSA_NO_PADDING on the same key
+ *                (its default blinding included), `ns` per private-key operation. Every result
+ *                is checked against GMP's c^d mod n first. */
+#include <gmp.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/cpu/kernels.h"
+#include "../src/mb/mb.h"
+#include "harness.h"
+#include "moduli.h"
+
+#define MB_WORDS (TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES)
+
+/* ---- the multiply-throughput loops of the bound records ---- */
+#define IFMA_TARGET __attribute__((target("avx512f,avx512vl,avx512ifma")))
+#define AVX512_TARGET __attribute__((target("avx512f,avx512vl")))
+
+/* 12 independent accumulators, `trips` x 12 instructions */
+#define BOUND_LOOP(insn, reg)                                                                 \
+    __asm__ volatile("vpxorq %%" reg "0, %%" reg "0, %%" reg "0\n\t"                          \
+                     "1:\n\t" insn " %%" reg "0, %%" reg "0, %%" reg "1\n\t"                  \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "2\n\t"                            \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "3\n\t"                            \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "4\n\t"                            \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "5\n\t"                            \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "6\n\t"                            \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "7\n\t"                            \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "8\n\t"                            \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "9\n\t"                            \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "10\n\t"                           \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "11\n\t"                           \
+                     insn " %%" reg "0, %%" reg "0, %%" reg "12\n\t"                           \
+                     "dec %0\n\t"                                                               \
+                     "jnz 1b\n"                                                                 \
+                     : "+r"(trips)                                                              \
+                     :                                                                          \
+                     : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",  \
+                       "xmm9", "xmm10", "xmm11", "xmm12", "cc")
+
+IFMA_TARGET static void loop_madd52_zmm(uint64_t trips) { BOUND_LOOP("vpmadd52luq", "zmm"); }
+IFMA_TARGET static void loop_madd52_ymm(uint64_t trips) { BOUND_LOOP("vpmadd52luq", "ymm"); }
+AVX512_TARGET static void loop_muludq_zmm(uint64_t trips) { BOUND_LOOP("vpmuludq", "zmm"); }
+AVX512_TARGET static void loop_muludq_ymm(uint64_t trips) { BOUND_LOOP("vpmuludq", "ymm"); }
+
+typedef struct mb_arg {
+    const tabai_mb_kernel *k;
+    const tabai_mb_mont *ctx;
+    uint64_t *x, *y;      /* digits */
+    const tabai_mont *mc; /* scalar */
+    uint64_t *r, *b;      /* limbs */
+    void (*loop)(uint64_t trips);
+    uint64_t insns; /* bound: instructions per call */
+} mb_arg;
+
+static void run_mb(void *v, size_t it) {
+    mb_arg *a = v;
+    for (size_t i = 0; i < it; i++) a->k->mont_mul(a->x, a->x, a->y, a->ctx->p, a->ctx->k0, a->ctx->d);
+}
+static void run_scalar(void *v, size_t it) {
+    mb_arg *a = v;
+    for (size_t i = 0; i < it; i++) tabai_mont_mul(a->mc, a->r, a->r, a->b);
+}
+static void run_bound(void *v, size_t it) {
+    mb_arg *a = v;
+    uint64_t trips = (it * a->insns + 11) / 12;
+    if (trips) a->loop(trips);
+}
+
+static void *bound_loop(const tabai_mb_kernel *k) {
+    if (k->w == 52) return k->lanes == 8 ? (void *)loop_madd52_zmm : (void *)loop_madd52_ymm;
+    return k->lanes == 8 ? (void *)loop_muludq_zmm : (void *)loop_muludq_ymm;
+}
+
+static void mpz_of(mpz_t z, const uint64_t *a, size_t n) { mpz_import(z, n, -1, 8, 0, 0, a); }
+static void limbs_of(uint64_t *r, size_t n, const mpz_t z) {
+    memset(r, 0, n * 8);
+    mpz_export(r, NULL, -1, 8, 0, 0, z);
+}
+
+static void mont_mul_mb_op(bench_ctx *c) {
+    const tabai_mb_kernel *ks[8];
+    size_t nk = 0;
+    for (const tabai_mb_kernel *k = tabai_mb_kernels; k->name; k++)
+        if (tabai_mb_kernel_usable(k)) ks[nk++] = k;
+    for (size_t mi = 0; mi < c->mod_count; mi++) {
+        const bench_mod *m = &c->mods[mi];
+        if (m->bits > TABAI_MB_MAX_BITS) continue;
+        bench_case cs = {"mont_mul_mb", m->bits, m->name, m->n};
+        if (!bench_begin(c, &cs)) continue;
+        const size_t n = m->n;
+        uint64_t *a = bench_alloc(n * 8), *b = bench_alloc(n * 8), *want = bench_alloc(n * 8),
+                 *got = bench_alloc(n * 8);
+        bench_rand_below(c, a, m->p, n);
+        bench_rand_below(c, b, m->p, n);
+        mpz_t A, B, P;
+        mpz_inits(A, B, P, NULL);
+        mpz_of(A, a, n);
+        mpz_of(B, b, n);
+        mpz_of(P, m->p, n);
+        mpz_mul(A, A, B);
+        mpz_mod(A, A, P);
+        limbs_of(want, n, A);
+
+        mb_arg args[17];
+        bench_impl impls[17];
+        memset(args, 0, sizeof args);
+        memset(impls, 0, sizeof impls);
+        size_t cnt = 0;
+        /* scalar: the tier in use, one product at a time */
+        tabai_mont mc;
+        if (tabai_mont_init(&mc, m->p, n) != TABAI_OK) bench_fail("tabai_mont_init(%s)", m->name);
+        args[cnt].mc = &mc;
+        args[cnt].r = bench_alloc(n * 8);
+        args[cnt].b = bench_alloc(n * 8);
+        tabai_mont_to(&mc, args[cnt].r, a);
+        tabai_mont_to(&mc, args[cnt].b, b);
+        tabai_mont_mul(&mc, got, args[cnt].r, args[cnt].b);
+        tabai_mont_from(&mc, got, got);
+        bench_check_limbs(&cs, "mont_mul", got, want, n);
+        impls[cnt] = (bench_impl){"tabai", "scalar", "mont_mul", run_scalar, NULL, &args[cnt], 1};
+        cnt++;
+        tabai_mb_mont *ctx = bench_alloc(nk * sizeof *ctx);
+        for (size_t ki = 0; ki < nk; ki++) {
+            const tabai_mb_kernel *k = ks[ki];
+            const uint64_t *lanes[TABAI_MB_MAX_LANES], *al[TABAI_MB_MAX_LANES],
+                *bl[TABAI_MB_MAX_LANES];
+            uint64_t *rl[TABAI_MB_MAX_LANES] = {got};
+            for (unsigned l = 0; l < k->lanes; l++) {
+                lanes[l] = m->p;
+                al[l] = a;
+                bl[l] = b;
+            }
+            if (tabai_mb_mont_init(&ctx[ki], k, lanes, n) != TABAI_OK)
+                bench_fail("tabai_mb_mont_init(%s, %s)", k->name, m->name);
+            mb_arg *x = &args[cnt];
+            x->k = k;
+            x->ctx = &ctx[ki];
+            x->x = bench_alloc(MB_WORDS * 8);
+            x->y = bench_alloc(MB_WORDS * 8);
+            tabai_mb_to_digits(x->x, k->lanes, k->w, ctx[ki].d, al, n);
+            tabai_mb_to_digits(x->y, k->lanes, k->w, ctx[ki].d, bl, n);
+            tabai_mb_mont_to(&ctx[ki], x->x, x->x);
+            tabai_mb_mont_to(&ctx[ki], x->y, x->y);
+            /* check: from(to(a) * to(b)) = a*b mod p */
+            uint64_t *t = bench_alloc(MB_WORDS * 8);
+            k->mont_mul(t, x->x, x->y, ctx[ki].p, ctx[ki].k0, ctx[ki].d);
+            tabai_mb_mont_from(&ctx[ki], t, t);
+            tabai_mb_from_digits(rl, n, t, k->lanes, k->w, ctx[ki].d);
+            free(t);
+            bench_check_limbs(&cs, k->mul_sym, got, want, n);
+            impls[cnt] = (bench_impl){"tabai", k->name, k->mul_sym, run_mb, NULL, x, k->lanes};
+            cnt++;
+            const uint64_t d = ctx[ki].d;
+            args[cnt].loop = (void (*)(uint64_t))bound_loop(k);
+            args[cnt].insns = k->w == 52 ? 4 * d * d + d : 2 * d * d + d;
+            impls[cnt] = (bench_impl){"bound", k->name, NULL, run_bound, NULL, &args[cnt], k->lanes};
+            cnt++;
+        }
+        bench_measure(c, &cs, impls, cnt);
+        for (size_t i = 0; i < cnt; i++) {
+            free(args[i].x);
+            free(args[i].y);
+            free(args[i].r);
+            free(args[i].b);
+        }
+        free(ctx);
+        mpz_clears(A, B, P, NULL);
+        free(a);
+        free(b);
+        free(want);
+        free(got);
+    }
+}
+
+/* ---- RSA ---- */
+#define RSA_MSGS 8
+
+typedef struct rsa_arg {
+    const tabai_mb_kernel *k; /* NULL: scalar */
+    const tabai_rsa_key *const *keys;
+    uint64_t **m;
+    const uint64_t *const *cc;
+    EVP_PKEY_CTX *sctx;
+    unsigned char *msg, *sig;
+    size_t bytes;
+} rsa_arg;
+
+static void run_rsa_tabai(void *v, size_t it) {
+    rsa_arg *a = v;
+    for (size_t i = 0; i < it; i++)
+        if (tabai_rsa_private_batch_with(a->k, RSA_MSGS, a->m, a->cc, a->keys) != TABAI_OK)
+            bench_fail("tabai_rsa_private_batch failed");
+}
+static void run_rsa_openssl(void *v, size_t it) {
+    rsa_arg *a = v;
+    for (size_t i = 0; i < it; i++) {
+        size_t len = a->bytes;
+        if (EVP_PKEY_sign(a->sctx, a->sig, &len, a->msg, a->bytes) != 1)
+            bench_fail("EVP_PKEY_sign failed");
+    }
+}
+
+static BIGNUM *bn_of(const uint64_t *a, size_t n) {
+    BIGNUM *b = BN_lebin2bn((const unsigned char *)a, (int)(n * 8), NULL);
+    if (!b) bench_fail("BN_lebin2bn failed");
+    return b;
+}
+
+static EVP_PKEY *openssl_key(const bench_rsa_key *rk) {
+    const size_t h = rk->h;
+    BIGNUM *bn[8] = {bn_of(rk->n, 2 * h), bn_of(rk->e, 2 * h), bn_of(rk->d, 2 * h),
+                     bn_of(rk->p, h),     bn_of(rk->q, h),     bn_of(rk->dp, h),
+                     bn_of(rk->dq, h),    bn_of(rk->qinv, h)};
+    static const char *const names[8] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+                                         OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+                                         OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+                                         OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    for (int i = 0; i < 8; i++)
+        if (!bld || !OSSL_PARAM_BLD_push_BN(bld, names[i], bn[i])) bench_fail("OSSL_PARAM_BLD");
+    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(bld);
+    EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+    EVP_PKEY *pkey = NULL;
+    if (!params || !pctx || EVP_PKEY_fromdata_init(pctx) != 1 ||
+        EVP_PKEY_fromdata(pctx, &pkey, EVP_PKEY_KEYPAIR, params) != 1)
+        bench_fail("EVP_PKEY_fromdata (RSA-%u)", rk->bits);
+    EVP_PKEY_CTX_free(pctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    for (int i = 0; i < 8; i++) BN_free(bn[i]);
+    return pkey;
+}
+
+static int mod_selected(const bench_ctx *c, const char *name) {
+    for (size_t i = 0; i < c->mod_count; i++)
+        if (!strcmp(c->mods[i].name, name)) return 1;
+    return 0;
+}
+
+static void rsa_private_op(bench_ctx *c) {
+    const tabai_mb_kernel *mb8 = tabai_mb_kernel_active();
+    for (size_t ki = 0; ki < BENCH_RSA_KEYS_COUNT; ki++) {
+        const bench_rsa_key *rk = &bench_rsa_keys[ki];
+        char nname[32];
+        snprintf(nname, sizeof nname, "rsa%u_n", rk->bits);
+        if (!mod_selected(c, nname)) continue;
+        bench_case cs = {"rsa_private", rk->bits, nname, 2 * rk->h};
+        if (!bench_begin(c, &cs)) continue;
+        const size_t h = rk->h, n = 2 * h, bytes = 8 * n;
+        tabai_rsa_key key;
+        if (tabai_rsa_key_init(&key, rk->p, rk->q, rk->dp, rk->dq, rk->qinv, h) != TABAI_OK)
+            bench_fail("tabai_rsa_key_init(RSA-%u)", rk->bits);
+        const tabai_rsa_key *keys[RSA_MSGS];
+        uint64_t *cmsg[RSA_MSGS], *out[2][RSA_MSGS], *want[RSA_MSGS];
+        mpz_t C, D, N, W;
+        mpz_inits(C, D, N, W, NULL);
+        mpz_of(D, rk->d, n);
+        mpz_of(N, rk->n, n);
+        for (size_t i = 0; i < RSA_MSGS; i++) {
+            keys[i] = &key;
+            cmsg[i] = bench_alloc(n * 8);
+            want[i] = bench_alloc(n * 8);
+            out[0][i] = bench_alloc(n * 8);
+            out[1][i] = bench_alloc(n * 8);
+            bench_rand_below(c, cmsg[i], rk->n, n);
+            mpz_of(C, cmsg[i], n);
+            mpz_powm(W, C, D, N);
+            limbs_of(want[i], n, W);
+        }
+        rsa_arg args[3];
+        bench_impl impls[3];
+        memset(args, 0, sizeof args);
+        size_t cnt = 0;
+        for (int s = 0; s < 2; s++) {
+            if (s == 1 && !mb8) continue;
+            args[cnt] = (rsa_arg){s ? mb8 : NULL, keys, out[s], (const uint64_t *const *)cmsg,
+                                  NULL, NULL, NULL, 0};
+            run_rsa_tabai(&args[cnt], 1);
+            for (size_t i = 0; i < RSA_MSGS; i++)
+                bench_check_limbs(&cs, "rsa_private_batch", out[s][i], want[i], n);
+            impls[cnt] = (bench_impl){"tabai", s ? "mb8" : "scalar", "rsa_private_batch",
+                                      run_rsa_tabai, NULL, &args[cnt], RSA_MSGS};
+            cnt++;
+        }
+        /* OpenSSL: the same key, raw private operation on message 0 (big-endian bytes) */
+        EVP_PKEY *pkey = openssl_key(rk);
+        rsa_arg *o = &args[cnt];
+        o->bytes = bytes;
+        o->msg = bench_alloc(bytes);
+        o->sig = bench_alloc(bytes);
+        for (size_t i = 0; i < bytes; i++) o->msg[i] = (unsigned char)(cmsg[0][(bytes - 1 - i) / 8] >> (8 * ((bytes - 1 - i) % 8)));
+        o->sctx = EVP_PKEY_CTX_new(pkey, NULL);
+        if (!o->sctx || EVP_PKEY_sign_init(o->sctx) != 1 ||
+            EVP_PKEY_CTX_set_rsa_padding(o->sctx, RSA_NO_PADDING) != 1)
+            bench_fail("EVP_PKEY_sign_init (RSA-%u)", rk->bits);
+        run_rsa_openssl(o, 1);
+        uint64_t *got = bench_alloc(n * 8);
+        for (size_t i = 0; i < bytes; i++) got[(bytes - 1 - i) / 8] |= (uint64_t)o->sig[i] << (8 * ((bytes - 1 - i) % 8));
+        bench_check_limbs(&cs, "EVP_PKEY_sign", got, want[0], n);
+        impls[cnt] = (bench_impl){"openssl", NULL, "EVP_PKEY_sign", run_rsa_openssl, NULL, o, 1};
+        cnt++;
+        bench_measure(c, &cs, impls, cnt);
+        EVP_PKEY_CTX_free(o->sctx);
+        EVP_PKEY_free(pkey);
+        free(o->msg);
+        free(o->sig);
+        free(got);
+        for (size_t i = 0; i < RSA_MSGS; i++) {
+            free(cmsg[i]);
+            free(want[i]);
+            free(out[0][i]);
+            free(out[1][i]);
+        }
+        mpz_clears(C, D, N, W, NULL);
+    }
+}
+
+void bench_suite_mb(bench_ctx *c) {
+    bench_kernel(c, "scalar");
+    for (const tabai_mb_kernel *k = tabai_mb_kernels; k->name; k++) bench_kernel(c, k->name);
+    bench_kernel(c, "mb8");
+    if (bench_op(c, "mont_mul_mb")) mont_mul_mb_op(c);
+    if (bench_op(c, "rsa_private")) rsa_private_op(c);
+}
