@@ -126,57 +126,145 @@ void tabai_mont_sqr_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64
 
 #else /* TABAI_AVX512_TEMPLATE: the kernel for one vector width (VT, VL lanes) */
 
+/* s += x, h += x >> 32: one digit product into a column (the low halves are recovered from
+ * s and h once per column, see the header) */
+#define ACC(s, h, x)                                                                           \
+    do {                                                                                       \
+        VT x_ = (x);                                                                           \
+        (s) = V_ADD((s), x_);                                                                  \
+        (h) = V_ADD((h), V_SRL(x_, 32));                                                       \
+    } while (0)
+
+/* Two columns m and m + 1 over the rows i = lo..hi-1, which both columns have: column m
+ * gets a_i b_{m-i} + q_i p_{m-i}, column m+1 gets a_i b_{m+1-i} + q_i p_{m+1-i}. Each a_i,
+ * q_i is loaded once for four products; the b and p digits are memory operands of vpmuludq
+ * (six loads per sixteen vector instructions: the load ports have room).
+ * The row is one asm statement with the accumulators in registers: written with intrinsics,
+ * gcc 12 rotated b_{m-i} into the next row and copied the accumulators every row (five
+ * extra moves per sixteen instructions, which made the ymm kernel dispatch-bound). The asm
+ * text works for ymm and zmm (the operand's type picks the register name).
+ * Requires m + 2 - d <= lo, hi <= m + 1. */
+TABAI_INLINE void SFX(cols2)(VT *s0, VT *h0, VT *s1, VT *h1, const uint64_t *a,
+                             const uint64_t *b, const uint64_t *p, const VT *q, size_t m,
+                             size_t lo, size_t hi) {
+    VT S0 = *s0, H0 = *h0, S1 = *s1, H1 = *h1;
+    const uint64_t *pa = a + lo * VL, *pb = b + (m - lo) * VL, *pp = p + (m - lo) * VL;
+    const VT *pq = q + lo;
+    for (size_t i = lo; i < hi; i++, pa += VL, pb -= VL, pp -= VL, pq++) {
+        VT ai, qi, x0, x1, x2, x3;
+        __asm__("vmovdqu64 %[ma], %[ai]\n\t"
+                "vmovdqu64 %[mq], %[qi]\n\t"
+                "vpmuludq %[mb0], %[ai], %[x0]\n\t"
+                "vpmuludq %[mp0], %[qi], %[x1]\n\t"
+                "vpmuludq %[mb1], %[ai], %[x2]\n\t"
+                "vpmuludq %[mp1], %[qi], %[x3]\n\t"
+                "vpaddq %[x0], %[S0], %[S0]\n\t"
+                "vpsrlq $32, %[x0], %[x0]\n\t"
+                "vpaddq %[x1], %[S0], %[S0]\n\t"
+                "vpsrlq $32, %[x1], %[x1]\n\t"
+                "vpaddq %[x0], %[H0], %[H0]\n\t"
+                "vpaddq %[x2], %[S1], %[S1]\n\t"
+                "vpsrlq $32, %[x2], %[x2]\n\t"
+                "vpaddq %[x1], %[H0], %[H0]\n\t"
+                "vpaddq %[x3], %[S1], %[S1]\n\t"
+                "vpsrlq $32, %[x3], %[x3]\n\t"
+                "vpaddq %[x2], %[H1], %[H1]\n\t"
+                "vpaddq %[x3], %[H1], %[H1]"
+                : [S0] "+v"(S0), [H0] "+v"(H0), [S1] "+v"(S1), [H1] "+v"(H1), [ai] "=&v"(ai),
+                  [qi] "=&v"(qi), [x0] "=&v"(x0), [x1] "=&v"(x1), [x2] "=&v"(x2),
+                  [x3] "=&v"(x3)
+                : [ma] "m"(*(const VT *)pa), [mq] "m"(*pq), [mb0] "m"(*(const VT *)pb),
+                  [mp0] "m"(*(const VT *)pp), [mb1] "m"(*(const VT *)(pb + VL)),
+                  [mp1] "m"(*(const VT *)(pp + VL)));
+    }
+    *s0 = S0, *h0 = H0, *s1 = S1, *h1 = H1;
+}
+
+/* One column m over the rows i = lo..hi-1: a_i b_{m-i} + q_i p_{m-i}. */
+TABAI_INLINE void SFX(col1)(VT *s0, VT *h0, const uint64_t *a, const uint64_t *b,
+                            const uint64_t *p, const VT *q, size_t m, size_t lo, size_t hi) {
+    VT S0 = *s0, H0 = *h0, S1 = V_ZERO(), H1 = V_ZERO();
+    const uint64_t *pa = a + lo * VL, *pb = b + (m - lo) * VL, *pp = p + (m - lo) * VL;
+    for (size_t i = lo; i < hi; i++, pa += VL, pb -= VL, pp -= VL) {
+        ACC(S0, H0, V_MUL(V_LD(pa), V_LD(pb)));
+        ACC(S1, H1, V_MUL(q[i], V_LD(pp)));
+    }
+    *s0 = V_ADD(S0, S1), *h0 = V_ADD(H0, H1);
+}
+
+/* Column m < d complete but for its carry in c and q_m p_0 (s, h as in the header, over the
+ * products only): q[m] = q_m, returns the carry into column m + 1. The carry enters last,
+ * so that only this short chain is serial from column to column (c -> u -> q_m -> q_m p_0
+ * -> next c: 9 cycles of latency); the products of the next columns do not wait for it.
+ * With u + lo(q_m p_0) = 0 mod 2^32, (u + lo(q_m p_0)) >> 32 = (u >> 32) + (u mod 2^32 != 0),
+ * which does not wait for the product: ((u mod 2^32) + 2^32 - 1) >> 32. */
+TABAI_INLINE VT SFX(col_reduce)(VT s, VT h, VT c, VT *q, size_t m, VT kk, VT p0, VT m32) {
+    VT u = V_ADD(V_SUB(s, V_SLL(h, 32)), c); /* c + sum of the low halves, exact */
+    VT qm = V_MUL(u, kk);                    /* q_m = (u * k0) mod 2^32 in its low half */
+    q[m] = qm;
+    VT nz = V_SRL(V_ADD(V_AND(u, m32), m32), 32);
+    VT y = V_MUL(qm, p0);
+    return V_ADD(V_ADD(V_ADD(V_SRL(u, 32), nz), h), V_SRL(y, 32));
+}
+
+/* Column m >= d complete but for its carry in c: its low digit is digit m - d of T, stored
+ * in r; digit m - d of T - p goes to q[m - d] (q_{m-d} is no longer read), its borrow to
+ * *bw. Returns the carry into column m + 1. */
+TABAI_INLINE VT SFX(col_out)(VT s, VT h, VT c, uint64_t *r, const uint64_t *p, VT *q, VT *bw,
+                             size_t k, VT m32) {
+    VT u = V_ADD(V_SUB(s, V_SLL(h, 32)), c);
+    VT t = V_AND(u, m32);
+    V_ST(r + k * VL, t);
+    VT v = V_SUB(V_SUB(t, V_LD(p + k * VL)), *bw); /* T - p, borrow chain */
+    *bw = V_SRL(v, 63);
+    q[k] = V_AND(v, m32);
+    return V_ADD(V_SRL(u, 32), h);
+}
+
 /* r = a*b*R^-1 mod p, R = 2^(32 d), in every lane; contract of tabai_mb_mont_mul_fn. */
 TABAI_INLINE void SFX(mont_mul_body)(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                      const uint64_t *p, const uint64_t *k0, size_t d) {
     VT q[TABAI_MB_MAX_DIGITS]; /* q_i (low 32 bits valid); from column d on, digit m - d of
                                   T - p replaces q_{m-d}, which is no longer read */
-    const VT m32 = V_SET1(M32), kk = V_LD(k0);
+    const VT m32 = V_SET1(M32), kk = V_LD(k0), p0 = V_LD(p), p1 = d > 1 ? V_LD(p + VL) : p0;
+    const VT b0 = V_LD(b), b1 = d > 1 ? V_LD(b + VL) : b0;
     VT c = V_ZERO(), bw = V_ZERO();
-    for (size_t m = 0; m < d; m++) {
-        /* column m < d: a_i b_{m-i} for i = 0..m, q_i p_{m-i} for i = 0..m-1 */
-        VT s0 = c, h0 = V_ZERO(), s1 = V_ZERO(), h1 = V_ZERO();
-        const uint64_t *pa = a, *pb = b + m * VL, *pp = p + m * VL;
-        for (size_t i = 0; i < m; i++, pa += VL, pb -= VL, pp -= VL) {
-            VT x = V_MUL(V_LD(pa), V_LD(pb));
-            VT y = V_MUL(q[i], V_LD(pp));
-            s0 = V_ADD(s0, x);
-            h0 = V_ADD(h0, V_SRL(x, 32));
-            s1 = V_ADD(s1, y);
-            h1 = V_ADD(h1, V_SRL(y, 32));
-        }
-        VT x = V_MUL(V_LD(pa), V_LD(b)); /* a_m b_0 */
-        s0 = V_ADD(s0, x);
-        h0 = V_ADD(h0, V_SRL(x, 32));
-        VT h = V_ADD(h0, h1);
-        VT u = V_SUB(V_ADD(s0, s1), V_SLL(h, 32)); /* c + sum of low halves, exact */
-        VT qm = V_MUL(u, kk);                       /* q_m = (u * k0) mod 2^32 in its low half */
-        q[m] = qm;
-        VT y = V_MUL(qm, V_LD(p)); /* q_m p_0: u + lo(y) = 0 mod 2^32 */
-        u = V_ADD(u, V_AND(y, m32));
-        c = V_ADD(V_ADD(V_SRL(u, 32), h), V_SRL(y, 32));
+    size_t m = 0;
+    /* columns m < d, two at a time: rows 0..m-1 shared, then a_m b_0 | a_m b_1, a_{m+1} b_0,
+     * q_m p_1 once q_m is known */
+    for (; m + 1 < d; m += 2) {
+        VT s0 = V_ZERO(), h0 = V_ZERO(), s1 = V_ZERO(), h1 = V_ZERO();
+        SFX(cols2)(&s0, &h0, &s1, &h1, a, b, p, q, m, 0, m);
+        VT am = V_LD(a + m * VL);
+        ACC(s0, h0, V_MUL(am, b0));
+        ACC(s1, h1, V_MUL(am, b1));
+        ACC(s1, h1, V_MUL(V_LD(a + (m + 1) * VL), b0));
+        c = SFX(col_reduce)(s0, h0, c, q, m, kk, p0, m32);
+        ACC(s1, h1, V_MUL(q[m], p1));
+        c = SFX(col_reduce)(s1, h1, c, q, m + 1, kk, p0, m32);
     }
-    for (size_t m = d; m < 2 * d; m++) {
-        /* column m >= d: a_i b_{m-i}, q_i p_{m-i} for i = m-d+1..d-1 */
-        VT s0 = c, h0 = V_ZERO(), s1 = V_ZERO(), h1 = V_ZERO();
-        const uint64_t *pa = a + (m - d + 1) * VL, *pb = b + (d - 1) * VL,
-                       *pp = p + (d - 1) * VL;
-        for (size_t i = m - d + 1; i < d; i++, pa += VL, pb -= VL, pp -= VL) {
-            VT x = V_MUL(V_LD(pa), V_LD(pb));
-            VT y = V_MUL(q[i], V_LD(pp));
-            s0 = V_ADD(s0, x);
-            h0 = V_ADD(h0, V_SRL(x, 32));
-            s1 = V_ADD(s1, y);
-            h1 = V_ADD(h1, V_SRL(y, 32));
-        }
-        VT h = V_ADD(h0, h1);
-        VT u = V_SUB(V_ADD(s0, s1), V_SLL(h, 32));
-        VT t = V_AND(u, m32); /* digit m - d of T */
-        c = V_ADD(V_SRL(u, 32), h);
-        V_ST(r + (m - d) * VL, t);
-        VT v = V_SUB(V_SUB(t, V_LD(p + (m - d) * VL)), bw); /* T - p, borrow chain */
-        bw = V_SRL(v, 63);
-        q[m - d] = V_AND(v, m32);
+    if (m < d) { /* d odd: column d - 1 alone */
+        VT s0 = V_ZERO(), h0 = V_ZERO();
+        SFX(col1)(&s0, &h0, a, b, p, q, m, 0, m);
+        ACC(s0, h0, V_MUL(V_LD(a + m * VL), b0));
+        c = SFX(col_reduce)(s0, h0, c, q, m, kk, p0, m32);
+        m++;
+    }
+    if (d & 1) { /* column d alone, so that the pairs below end at column 2d - 1 */
+        VT s0 = V_ZERO(), h0 = V_ZERO();
+        SFX(col1)(&s0, &h0, a, b, p, q, m, 1, d);
+        c = SFX(col_out)(s0, h0, c, r, p, q, &bw, 0, m32);
+        m++;
+    }
+    /* columns m >= d, two at a time: rows m-d+2..d-1 shared, row m-d+1 for column m only */
+    for (; m < 2 * d; m += 2) {
+        const size_t k = m - d;
+        VT s0 = V_ZERO(), h0 = V_ZERO(), s1 = V_ZERO(), h1 = V_ZERO();
+        SFX(cols2)(&s0, &h0, &s1, &h1, a, b, p, q, m, k + 2, d);
+        ACC(s0, h0, V_MUL(V_LD(a + (k + 1) * VL), V_LD(b + (d - 1) * VL)));
+        ACC(s0, h0, V_MUL(q[k + 1], V_LD(p + (d - 1) * VL)));
+        c = SFX(col_out)(s0, h0, c, r, p, q, &bw, k, m32);
+        c = SFX(col_out)(s1, h1, c, r, p, q, &bw, k + 1, m32);
     }
     /* c = c_top in {0, 1}: T >= R > p if set; else T < p iff the chain borrowed */
     __mmask8 keep = V_LTU_MASK(c, bw);
@@ -186,7 +274,11 @@ TABAI_INLINE void SFX(mont_mul_body)(uint64_t *r, const uint64_t *a, const uint6
 
 static void SFX(mont_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
                           const uint64_t *k0, size_t d) {
-    SFX(mont_mul_body)(r, a, b, p, k0, d);
+    switch (d) { /* d is public */
+    case 8: SFX(mont_mul_body)(r, a, b, p, k0, 8); break;
+    case 12: SFX(mont_mul_body)(r, a, b, p, k0, 12); break;
+    default: SFX(mont_mul_body)(r, a, b, p, k0, d); break;
+    }
 }
 
 #endif /* TABAI_AVX512_TEMPLATE */
