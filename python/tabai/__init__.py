@@ -14,6 +14,8 @@ The Python face of the tabai C library, in the style of gmpy2 and the ``pow`` bu
 Public names:
     powmod(b, e, m)          b**e mod m like pow(); constant time in b and e (odd or even m)
     powmod_vartime(b, e, m)  the same by sliding window, for public exponents only
+    powmod_batch(bs, es, ms) many constant-time powmods at once (8 per AVX-512 IFMA vector)
+    RSAKey(p, q, dp, dq, qinv)  RSA private-key operations by CRT, many at once
     Montgomery(p)            field object for an odd p >= 3 (Montgomery products)
     Ohta(p)                  field object for any p >= 2 (Ohta's Barrett-like reduction)
     cpu()                    CPU features, native tier and tier in use
@@ -24,7 +26,17 @@ Errors: TypeError for a non-int argument, ValueError for a bad modulus or a miss
 inverse; never a crash. The command line tool is ``tabai bench`` (``python -m tabai``).
 """
 
-from ._core import MAX_BITS, Montgomery, Ohta, cpu, powmod, powmod_vartime, set_tier
+from ._core import (
+    MAX_BITS,
+    Montgomery,
+    Ohta,
+    RSAKey,
+    cpu,
+    powmod,
+    powmod_batch,
+    powmod_vartime,
+    set_tier,
+)
 from ._core import c_version as _c_version
 
 __version__ = "0.1.0"
@@ -32,8 +44,10 @@ __all__ = [
     "MAX_BITS",
     "Montgomery",
     "Ohta",
+    "RSAKey",
     "cpu",
     "powmod",
+    "powmod_batch",
     "powmod_vartime",
     "set_tier",
 ]

@@ -35,7 +35,7 @@ def test_stub_matches_module():
             if isinstance(n, ast.FunctionDef) and not n.name.startswith("_") and n.decorator_list == []:
                 sig = getattr(cls, n.name).__doc__.splitlines()[0]
                 for a in n.args.args[1:]:
-                    assert f"{a.arg}: int" in sig, (name, n.name, sig)
+                    assert f"{a.arg}: " in sig, (name, n.name, sig)
 
 
 def test_docstrings():

@@ -1,0 +1,114 @@
+"""tabai.powmod_batch and tabai.RSAKey (issue 4) against the builtin pow, at the tier in use
+(the AVX-512 IFMA lanes at tier ifma, the scalar loop below it), and the PEM keys of
+data/keys read with `cryptography`."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tabai
+from conftest import examples
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def odd_moduli(max_bits=4200):
+    return st.integers(1, max_bits).flatmap(
+        lambda b: st.integers(2 ** (b - 1), 2**b - 1)).map(lambda m: m | 1).filter(lambda m: m >= 3)
+
+
+@given(data=st.data(), count=st.integers(0, 19))
+@settings(max_examples=examples(40))
+def test_powmod_batch_matches_pow(data, count):
+    mods = [data.draw(odd_moduli(), label="m") for _ in range(count)]
+    bases = [data.draw(st.integers(-(2**4300), 2**4300), label="b") for _ in mods]
+    exps = [data.draw(st.integers(0, 2**300), label="e") for _ in mods]
+    assert tabai.powmod_batch(bases, exps, mods) == [pow(b, e, m) for b, e, m in zip(bases, exps, mods)]
+
+
+def test_powmod_batch_edges():
+    p = 2**255 - 19
+    mods = [3, p, 2**4096 - 1, 2**4097 - 1, 2**8191 - 1, p, p, p, p]  # > 4096 bits: scalar loop
+    bases = [2, p - 1, 2**4095, 5, 7, 0, 1, -1, p]
+    exps = [0, p - 2, 3, 2**64, 65537, 5, 2**300 - 1, 3, 7]
+    assert tabai.powmod_batch(bases, exps, mods) == [pow(b, e, m) for b, e, m in zip(bases, exps, mods)]
+    assert tabai.powmod_batch([], [], []) == []
+
+
+@pytest.mark.parametrize(
+    "args, exc, text",
+    [
+        (([1], [1], [4]), ValueError, "odd and >= 3"),
+        (([1], [1], [1]), ValueError, "odd and >= 3"),
+        (([1], [1], [-7]), ValueError, "odd and >= 3"),
+        (([1], [-1], [7]), ValueError, "exponents must be >= 0"),
+        (([1, 2], [1], [7]), ValueError, "same length"),
+        (([1], [1], [2**8193 + 1]), ValueError, None),
+        (([1.0], [1], [7]), TypeError, "must be int"),
+        ((1, [1], [7]), TypeError, "sequence of ints"),
+        ((["3"], [1], [7]), TypeError, "must be int"),
+    ],
+)
+def test_powmod_batch_errors(args, exc, text):
+    with pytest.raises(exc, match=text):
+        tabai.powmod_batch(*args)
+
+
+def pem_key(bits):
+    serialization = pytest.importorskip("cryptography.hazmat.primitives.serialization")
+    return serialization.load_pem_private_key((ROOT / "data" / "keys" / f"rsa-{bits}.pem").read_bytes(),
+                                              password=None)
+
+
+@pytest.mark.parametrize("bits", [2048, 3072, 4096])
+def test_rsa_private_batch_pem_keys(bits):
+    key = pem_key(bits)
+    nums = key.private_numbers()
+    k = tabai.RSAKey(nums.p, nums.q, nums.dmp1, nums.dmq1, nums.iqmp)
+    n, e, d = nums.public_numbers.n, nums.public_numbers.e, nums.d
+    assert k.n == n and k.bits == bits
+    msgs = [0, 1, 2, n - 1, n - 2] + [pow(3, i + 100, n) for i in range(12)]
+    out = k.private_batch(msgs)
+    assert out == [pow(c, d, n) for c in msgs]
+    assert all(pow(m, e, n) == c for m, c in zip(out, msgs))  # the public operation
+    assert k.private(msgs[7]) == out[7]
+
+
+def test_rsa_sign_matches_cryptography():
+    """tabai's raw private operation on a PKCS #1 v1.5 encoded message is the signature
+    `cryptography` (OpenSSL) makes."""
+    hashes = pytest.importorskip("cryptography.hazmat.primitives.hashes")
+    padding = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.padding")
+    key = pem_key(2048)
+    nums = key.private_numbers()
+    k = tabai.RSAKey(nums.p, nums.q, nums.dmp1, nums.dmq1, nums.iqmp)
+    msg = b"tabai"
+    sig = key.sign(msg, padding.PKCS1v15(), hashes.SHA256())
+    h = hashes.Hash(hashes.SHA256())
+    h.update(msg)
+    digest_info = bytes.fromhex("3031300d060960864801650304020105000420") + h.finalize()
+    em = b"\x00\x01" + b"\xff" * (256 - 3 - len(digest_info)) + b"\x00" + digest_info
+    assert k.private(int.from_bytes(em, "big")).to_bytes(256, "big") == sig
+
+
+def test_rsa_key_errors():
+    key = pem_key(2048)
+    nums = key.private_numbers()
+    p, q, dp, dq, qi = nums.p, nums.q, nums.dmp1, nums.dmq1, nums.iqmp
+    with pytest.raises(ValueError, match="qinv"):
+        tabai.RSAKey(p, q, dp, dq, qi ^ 2)
+    with pytest.raises(ValueError, match="same bit length"):
+        tabai.RSAKey(p, q >> 1, dp, dq, qi)
+    with pytest.raises(ValueError, match="odd"):
+        tabai.RSAKey(p ^ 1, q, dp, dq, qi)
+    with pytest.raises(ValueError, match=">= 0"):
+        tabai.RSAKey(p, q, -dp, dq, qi)
+    with pytest.raises(TypeError):
+        tabai.RSAKey(p, q, dp, dq, "1")
+    k = tabai.RSAKey(p, q, dp, dq, qi)
+    with pytest.raises(ValueError, match=r"\[0, n\)"):
+        k.private_batch([nums.public_numbers.n])
+    with pytest.raises(ValueError, match=r"\[0, n\)"):
+        k.private(-1)
