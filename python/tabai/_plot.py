@@ -96,3 +96,71 @@ def plot(data: Dict[str, Any], path: os.PathLike) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_mb(data: Dict[str, Any], path: os.PathLike) -> Path | None:
+    """The multi-buffer figure (issue 4, in the style of seed 001's throughput slide), if the
+    result has mont_mul_mb records: left, Montgomery products per second per core against the
+    bit length for every kernel (solid) and its instruction-count bound (dashed); right, the
+    speed-up of IFMA over the 32-bit AVX-512F baseline (same vector width) with the seed's
+    2.84 line. Returns the path written, or None when there is nothing to draw."""
+    records = [r for r in data.get("records", [])
+               if r.get("op") == "mont_mul_mb" and _num(r.get("ns")) and _num(r.get("bits"))]
+    if not records:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    def best(impl: str, kernel: str) -> Dict[float, float]:
+        out: Dict[float, float] = {}
+        for r in records:
+            if r.get("impl") == impl and r.get("kernel") == kernel:
+                x = float(r["bits"])
+                out[x] = min(float(r["ns"]), out.get(x, math.inf))
+        return out
+
+    kernels = list(dict.fromkeys(str(r.get("kernel")) for r in records if r.get("impl") == "tabai"))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 4.8))
+    cmap = plt.get_cmap("tab10")
+    for i, k in enumerate(kernels):
+        for impl, style in (("tabai", "-o"), ("bound", "--")):
+            pts = best(impl, k)
+            if not pts:
+                continue
+            xs = sorted(pts)
+            label = k if impl == "tabai" else f"{k} bound"
+            ax.plot(xs, [1e9 / pts[x] for x in xs], style, color=cmap(i % 10), label=label,
+                    markersize=3)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("modulus bits")
+    ax.set_ylabel("Montgomery products per second per core")
+    ax.set_title("mont_mul_mb throughput (dashed: instruction-count bound)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    for j, (num, den) in enumerate((("ifma_zmm", "avx512f32_zmm"), ("ifma_ymm", "avx512f32_ymm"))):
+        a, b = best("tabai", num), best("tabai", den)
+        xs = sorted(set(a) & set(b))
+        if xs:
+            bx.plot(xs, [b[x] / a[x] for x in xs], "-o", color=cmap(j), markersize=3,
+                    label=f"{num} / {den}")
+    bx.axhline(2.84375, color="grey", linestyle=":", label="seed 001: 2.84")
+    bx.set_xscale("log", base=2)
+    bx.set_xlabel("modulus bits")
+    bx.set_ylabel("speed-up (time of 32-bit / time of IFMA)")
+    bx.set_title("IFMA radix 2^52 over the AVX-512F radix 2^32 baseline")
+    bx.grid(True, which="both", alpha=0.3)
+    bx.legend(fontsize=8)
+    meta = data.get("meta", {})
+    cpu = meta.get("cpu") or ""
+    if isinstance(cpu, dict):
+        cpu = cpu.get("brand", "")
+    fig.suptitle(f"tabai multi-buffer Montgomery {cpu} {meta.get('date') or ''}".strip())
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -90,6 +90,11 @@ def _report(data: dict, args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 0
         print(f"wrote {args.plot}")
+        from ._plot import plot_mb
+
+        mb_path = Path(args.plot).with_name(Path(args.plot).stem + "_mb.png")
+        if plot_mb(data, mb_path):
+            print(f"wrote {mb_path}")
     return 0
 
 
