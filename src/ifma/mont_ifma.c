@@ -33,13 +33,19 @@
 #include "../mb/mb.h"
 
 #define IFMA_M52 0xFFFFFFFFFFFFFULL
-#define IFMA_MAXD 79 /* TABAI_MB_MAX_BITS / 52 rounded up */
-
-/* ---- zmm, 8 lanes ---- */
+#define IFMA_MAXD 79  /* TABAI_MB_MAX_BITS / 52 rounded up */
+#define IFMA_SMALLD 11 /* the fully unrolled bodies serve d <= IFMA_SMALLD */
+#define IFMA_CAT_(x, y) x##y
+#define IFMA_CAT(x, y) IFMA_CAT_(x, y)
+#define FN(x) IFMA_CAT(x, IFMA_SFX)
 #define TABAI_IFMA_TEMPLATE 1
+
+/* Each vector width is instantiated twice: rolled loops for any d (IFMA_TMAX = 79) and fully
+ * unrolled loops for the small constant d of the dispatch below (IFMA_TMAX = 12: the
+ * accumulators then live in registers). */
+/* ---- zmm, 8 lanes ---- */
 #define VT __m512i
 #define VL 8
-#define SFX(x) x##_zmm
 #define V_LD(p) _mm512_loadu_si512((const void *)(p))
 #define V_ST(p, x) _mm512_storeu_si512((void *)(p), (x))
 #define V_ZERO() _mm512_setzero_si512()
@@ -52,10 +58,22 @@
 #define V_AND(x, y) _mm512_and_si512((x), (y))
 #define V_LTZ_MASK(x) _mm512_cmplt_epi64_mask((x), _mm512_setzero_si512())
 #define V_BLEND(m, x, y) _mm512_mask_blend_epi64((m), (x), (y)) /* m ? y : x */
+#define IFMA_SFX _zmm_r
+#define IFMA_TMAX IFMA_MAXD
+#define IFMA_UNROLL
 #include "mont_ifma.c"
+#undef IFMA_SFX
+#undef IFMA_TMAX
+#undef IFMA_UNROLL
+#define IFMA_SFX _zmm_u
+#define IFMA_TMAX IFMA_SMALLD
+#define IFMA_UNROLL _Pragma("GCC unroll 16")
+#include "mont_ifma.c"
+#undef IFMA_SFX
+#undef IFMA_TMAX
+#undef IFMA_UNROLL
 #undef VT
 #undef VL
-#undef SFX
 #undef V_LD
 #undef V_ST
 #undef V_ZERO
@@ -72,7 +90,6 @@
 /* ---- ymm, 4 lanes ---- */
 #define VT __m256i
 #define VL 4
-#define SFX(x) x##_ymm
 #define V_LD(p) _mm256_loadu_si256((const __m256i *)(p))
 #define V_ST(p, x) _mm256_storeu_si256((__m256i *)(p), (x))
 #define V_ZERO() _mm256_setzero_si256()
@@ -85,146 +102,295 @@
 #define V_AND(x, y) _mm256_and_si256((x), (y))
 #define V_LTZ_MASK(x) _mm256_cmplt_epi64_mask((x), _mm256_setzero_si256())
 #define V_BLEND(m, x, y) _mm256_mask_blend_epi64((m), (x), (y))
+#define IFMA_SFX _ymm_r
+#define IFMA_TMAX IFMA_MAXD
+#define IFMA_UNROLL
+#include "mont_ifma.c"
+#undef IFMA_SFX
+#undef IFMA_TMAX
+#undef IFMA_UNROLL
+#define IFMA_SFX _ymm_u
+#define IFMA_TMAX IFMA_SMALLD
+#define IFMA_UNROLL _Pragma("GCC unroll 16")
 #include "mont_ifma.c"
 
-/* The entry points: constant-d bodies for the common sizes (the compiler unrolls and keeps
- * small accumulators in registers), the runtime-d body for the rest. d is public. */
-#define IFMA_DISPATCH(body, ...)                                                             \
+/* The entry points. d is public: the switch picks a fully unrolled body for the small sizes
+ * (256, 384, 512 bits ...), a rolled body with constant d for the common large ones, the
+ * rolled body with the runtime d for the rest. */
+#define IFMA_DISPATCH(fn, w, ...)                                                            \
     switch (d) {                                                                              \
-    case 5: body(__VA_ARGS__, 5); break;                                                      \
-    case 8: body(__VA_ARGS__, 8); break;                                                      \
-    case 10: body(__VA_ARGS__, 10); break;                                                    \
-    case 20: body(__VA_ARGS__, 20); break;                                                    \
-    case 40: body(__VA_ARGS__, 40); break;                                                    \
-    case 79: body(__VA_ARGS__, 79); break;                                                    \
-    default: body(__VA_ARGS__, d); break;                                                     \
+    case 2: fn##_##w##_u(__VA_ARGS__, 2); break;                                              \
+    case 3: fn##_##w##_u(__VA_ARGS__, 3); break;                                              \
+    case 4: fn##_##w##_u(__VA_ARGS__, 4); break;                                              \
+    case 5: fn##_##w##_u(__VA_ARGS__, 5); break;                                              \
+    case 6: fn##_##w##_u(__VA_ARGS__, 6); break;                                              \
+    case 7: fn##_##w##_u(__VA_ARGS__, 7); break;                                              \
+    case 8: fn##_##w##_u(__VA_ARGS__, 8); break;                                              \
+    case 10: fn##_##w##_u(__VA_ARGS__, 10); break;                                            \
+    case 11: fn##_##w##_u(__VA_ARGS__, 11); break;                                            \
+    case 20: fn##_##w##_r(__VA_ARGS__, 20); break;                                            \
+    case 30: fn##_##w##_r(__VA_ARGS__, 30); break;                                            \
+    case 40: fn##_##w##_r(__VA_ARGS__, 40); break;                                            \
+    case 60: fn##_##w##_r(__VA_ARGS__, 60); break;                                            \
+    case 79: fn##_##w##_r(__VA_ARGS__, 79); break;                                            \
+    default: fn##_##w##_r(__VA_ARGS__, d); break;                                             \
     }
 
 void tabai_mont_mul_r52n_mb8_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                   const uint64_t *p, const uint64_t *k0, size_t d) {
-    IFMA_DISPATCH(mont_mul_zmm, r, a, b, p, k0)
+    IFMA_DISPATCH(mont_mul, zmm, r, a, b, p, k0)
 }
 
 void tabai_mont_sqr_r52n_mb8_ifma(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                   const uint64_t *k0, size_t d) {
-    IFMA_DISPATCH(mont_mul_zmm, r, a, a, p, k0)
+    IFMA_DISPATCH(mont_sqr, zmm, r, a, p, k0)
 }
 
 void tabai_mont_mul_r52n_mb4_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                   const uint64_t *p, const uint64_t *k0, size_t d) {
-    IFMA_DISPATCH(mont_mul_ymm, r, a, b, p, k0)
+    IFMA_DISPATCH(mont_mul, ymm, r, a, b, p, k0)
 }
 
 void tabai_mont_sqr_r52n_mb4_ifma(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                   const uint64_t *k0, size_t d) {
-    IFMA_DISPATCH(mont_mul_ymm, r, a, a, p, k0)
+    IFMA_DISPATCH(mont_sqr, ymm, r, a, p, k0)
 }
 
-#else /* TABAI_IFMA_TEMPLATE: the body, once per vector width */
+#else /* TABAI_IFMA_TEMPLATE: the body, once per vector width and unrolling */
 
-/* One row, any d >= 1: t = (t + ai*b + q*p) / 2^52 with q = lo52(t_0 + ai*b_0) * k0. */
-TABAI_INLINE void SFX(row1)(VT *t, VT ai, const uint64_t *b, const uint64_t *p, VT k0,
-                            size_t d) {
+/* The carry out of u + lo52(q*p_0), where q = lo52(u)*k0 makes q*p_0 = -u mod 2^52: the sum
+ * is u rounded up to a multiple of 2^52, so the carry is (u >> 52) + (u mod 2^52 != 0),
+ * known without waiting for q (and lo52(q*p_0) itself is never computed). */
+TABAI_INLINE VT FN(qcarry)(VT u, VT m52) {
+    return V_ADD(V_SRL(u, 52), V_SRL(V_ADD(V_AND(u, m52), m52), 52));
+}
+
+/* One row, any d >= 1 (relative digits): t = (t + ai*b + q*p) / 2^52. */
+TABAI_INLINE void FN(row1)(VT *t, VT ai, const uint64_t *b, const uint64_t *p, VT k0, VT m52,
+                           size_t d) {
     const VT z = V_ZERO();
-    VT b0 = V_LD(b), p0 = V_LD(p);
-    VT u = V_ML(t[0], ai, b0);
+    VT bm = V_LD(b), pm = V_LD(p); /* b_{j-1}, p_{j-1} */
+    VT u = V_ADD(t[0], V_ML(z, ai, bm));
     VT q = V_ML(z, u, k0);
-    u = V_ML(u, q, p0);
-    VT c = V_SRL(u, 52);
-    VT bm = b0, pm = p0; /* b_{j-1}, p_{j-1} */
+    VT c = FN(qcarry)(u, m52);
+    IFMA_UNROLL
     for (size_t j = 1; j < d; j++) {
         VT bj = V_LD(b + j * VL), pj = V_LD(p + j * VL);
-        VT x = t[j];
-        x = V_ML(x, ai, bj);
-        x = V_MH(x, ai, bm);
-        x = V_ML(x, q, pj);
-        x = V_MH(x, q, pm);
-        if (j == 1) x = V_ADD(x, c);
-        t[j - 1] = x;
+        VT x = V_MH(V_ML(t[j], ai, bj), ai, bm);
+        VT y = V_MH(j == 1 ? c : z, q, pm);
+        t[j - 1] = V_ADD(V_ML(x, q, pj), y);
         bm = bj;
         pm = pj;
     }
-    VT x = V_MH(V_MH(z, ai, bm), q, pm);
-    if (d == 1) x = V_ADD(x, c);
-    t[d - 1] = x;
+    t[d - 1] = V_ADD(V_MH(d == 1 ? c : z, ai, bm), V_MH(z, q, pm));
 }
 
-/* Two rows, d >= 2: t = (t + a0*b + q0*p + 2^52 (a1*b + q1*p)) / 2^104. */
-TABAI_INLINE void SFX(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_t *p, VT k0,
-                            size_t d) {
+/* Two rows, d >= 3: t = (t + a0*b + q0*p + 2^52 (a1*b + q1*p)) / 2^104. The critical path
+ * per row is q -> the two q-terms of the next digit -> its q (9 cycles); everything else is
+ * throughput. */
+TABAI_INLINE void FN(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_t *p, VT k0,
+                           VT m52, size_t d) {
     const VT z = V_ZERO();
-    VT b0 = V_LD(b), b1 = V_LD(b + VL), p0 = V_LD(p), p1 = V_LD(p + VL);
-    /* digit 0: q0 */
-    VT u0 = V_ML(t[0], a0, b0);
+    VT b0 = V_LD(b), b1 = V_LD(b + VL), b2 = V_LD(b + 2 * VL);
+    VT p0 = V_LD(p), p1 = V_LD(p + VL), p2 = V_LD(p + 2 * VL);
+    /* digit 0: q0; digit 1: q1 */
+    VT u0 = V_ADD(t[0], V_ML(z, a0, b0));
     VT q0 = V_ML(z, u0, k0);
-    u0 = V_ML(u0, q0, p0);
-    /* digit 1: the a-terms first (independent of q0), then q0's, the carry, q1 */
-    VT u1 = V_ML(t[1], a0, b1);
-    u1 = V_MH(u1, a0, b0);
-    u1 = V_ML(u1, a1, b0);
-    u1 = V_ML(u1, q0, p1);
-    u1 = V_MH(u1, q0, p0);
-    u1 = V_ADD(u1, V_SRL(u0, 52));
+    VT s1 = V_ML(V_MH(V_ML(t[1], a0, b1), a0, b0), a1, b0);
+    s1 = V_ADD(s1, FN(qcarry)(u0, m52));
+    VT u1 = V_ADD(V_ML(s1, q0, p1), V_MH(z, q0, p0));
     VT q1 = V_ML(z, u1, k0);
-    u1 = V_ML(u1, q1, p0);
-    VT c = V_SRL(u1, 52);
-    /* digits 2 .. d-1 -> new t[j-2] */
-    VT bm1 = b1, bm2 = b0, pm1 = p1, pm2 = p0; /* b_{j-1}, b_{j-2}, p_{j-1}, p_{j-2} */
-    for (size_t j = 2; j < d; j++) {
+    /* digit 2 -> t[0], the q1-terms last and side by side */
+    VT x = V_MH(V_ML(V_MH(V_ML(t[2], a0, b2), a0, b1), q0, p2), q0, p1);
+    VT y = V_MH(V_ML(FN(qcarry)(u1, m52), a1, b1), a1, b0);
+    t[0] = V_ADD(V_ML(x, q1, p1), V_MH(y, q1, p0));
+    /* digits 3 .. d-1 -> t[j-2]: two chains of four */
+    VT bm1 = b2, bm2 = b1, pm1 = p2, pm2 = p1; /* b_{j-1}, b_{j-2}, p_{j-1}, p_{j-2} */
+    IFMA_UNROLL
+    for (size_t j = 3; j < d; j++) {
         VT bj = V_LD(b + j * VL), pj = V_LD(p + j * VL);
-        VT x = t[j];
-        if (j == 2) x = V_ADD(x, c);
-        x = V_ML(x, a0, bj);
+        x = V_ML(t[j], a0, bj);
+        y = V_ML(z, a1, bm1);
         x = V_MH(x, a0, bm1);
+        y = V_MH(y, a1, bm2);
         x = V_ML(x, q0, pj);
+        y = V_ML(y, q1, pm1);
         x = V_MH(x, q0, pm1);
-        x = V_ML(x, a1, bm1);
-        x = V_MH(x, a1, bm2);
-        x = V_ML(x, q1, pm1);
-        x = V_MH(x, q1, pm2);
-        t[j - 2] = x;
+        y = V_MH(y, q1, pm2);
+        t[j - 2] = V_ADD(x, y);
         bm2 = bm1;
         bm1 = bj;
         pm2 = pm1;
         pm1 = pj;
     }
-    /* digit d (no t_d, no b_d): new t[d-2] */
-    VT x = d == 2 ? c : z;
-    x = V_MH(x, a0, bm1);
-    x = V_MH(x, q0, pm1);
-    x = V_ML(x, a1, bm1);
-    x = V_MH(x, a1, bm2);
-    x = V_ML(x, q1, pm1);
-    x = V_MH(x, q1, pm2);
-    t[d - 2] = x;
-    /* digit d+1: new t[d-1] */
-    t[d - 1] = V_MH(V_MH(z, a1, bm1), q1, pm1);
+    /* digit d -> t[d-2], digit d+1 -> t[d-1] */
+    x = V_MH(V_MH(V_ML(z, a1, bm1), a0, bm1), q0, pm1);
+    y = V_MH(V_ML(V_MH(z, a1, bm2), q1, pm1), q1, pm2);
+    t[d - 2] = V_ADD(x, y);
+    t[d - 1] = V_ADD(V_MH(z, a1, bm1), V_MH(z, q1, pm1));
 }
 
-/* r = a*b*2^(-52 d) mod p per lane (contract of tabai_mb_mont_mul_fn). */
-TABAI_INLINE void SFX(mont_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                                const uint64_t *p, const uint64_t *k0p, size_t d) {
-    VT t[IFMA_MAXD];
-    const VT m52 = V_SET1(IFMA_M52);
-    const VT k0 = V_LD(k0p);
-    for (size_t j = 0; j < d; j++) t[j] = V_ZERO();
-    size_t i = 0;
-    for (; i + 1 < d; i += 2) SFX(row2)(t, V_LD(a + i * VL), V_LD(a + (i + 1) * VL), b, p, k0, d);
-    if (i < d) SFX(row1)(t, V_LD(a + i * VL), b, p, k0, d);
-    /* normalise T (< 2p) and subtract p; r may alias a or b: both are read no more */
+/* r = T mod p for T = t (d digits, unnormalised, T < 2p): normalise, T - p by a borrow
+ * chain, keep T where that borrows (mask from vpcmpq, blend). */
+TABAI_INLINE void FN(final)(uint64_t *r, VT *t, const uint64_t *p, VT m52, size_t d) {
+    VT s[IFMA_TMAX];
     VT c = V_ZERO(), bw = V_ZERO();
+    IFMA_UNROLL
     for (size_t j = 0; j < d; j++) {
         VT x = V_ADD(t[j], c);
         c = V_SRL(x, 52);
         x = V_AND(x, m52);
         t[j] = x;
-        VT s = V_SUB(V_SUB(x, V_LD(p + j * VL)), bw);
-        bw = V_SRL(s, 63);
-        V_ST(r + j * VL, V_AND(s, m52));
+        VT e = V_SUB(V_SUB(x, V_LD(p + j * VL)), bw);
+        bw = V_SRL(e, 63);
+        s[j] = V_AND(e, m52);
     }
     /* c - bw < 0: T < p, keep T; else T - p */
     const __mmask8 keep = V_LTZ_MASK(V_SUB(c, bw));
-    for (size_t j = 0; j < d; j++) V_ST(r + j * VL, V_BLEND(keep, V_LD(r + j * VL), t[j]));
+    IFMA_UNROLL
+    for (size_t j = 0; j < d; j++) V_ST(r + j * VL, V_BLEND(keep, s[j], t[j]));
+}
+
+/* r = a*b*2^(-52 d) mod p per lane (contract of tabai_mb_mont_mul_fn). */
+TABAI_INLINE void FN(mont_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               const uint64_t *p, const uint64_t *k0p, size_t d) {
+    VT t[IFMA_TMAX];
+    const VT m52 = V_SET1(IFMA_M52), k0 = V_LD(k0p);
+    IFMA_UNROLL
+    for (size_t j = 0; j < d; j++) t[j] = V_ZERO();
+    size_t i = 0;
+    if (d >= 3) {
+        IFMA_UNROLL
+        for (; i + 1 < d; i += 2)
+            FN(row2)(t, V_LD(a + i * VL), V_LD(a + (i + 1) * VL), b, p, k0, m52, d);
+    }
+    IFMA_UNROLL
+    for (; i < d; i++) FN(row1)(t, V_LD(a + i * VL), b, p, k0, m52, d);
+    /* r may alias a or b: both are read no more */
+    FN(final)(r, t, p, m52, d);
+}
+
+/* ---- squaring: the square with half the products, then the reduction (absolute digits) ---- */
+
+/* Off-diagonal terms of rows i and i+1 (i + 3 <= d) into column k = i + j, as far as present:
+ * lo(a_i a_j), hi(a_i a_{j-1}), lo(a_{i+1} a_{j-1}), hi(a_{i+1} a_{j-2}) for pairs with a
+ * smaller first index. The conditions are on public indices only. */
+TABAI_INLINE VT FN(sq_edge)(VT x, VT a0, VT a1, const uint64_t *a, size_t i, size_t j,
+                            size_t d) {
+    if (j <= d - 1) x = V_ML(x, a0, V_LD(a + j * VL));
+    if (j >= i + 2 && j <= d) x = V_MH(x, a0, V_LD(a + (j - 1) * VL));
+    if (j >= i + 3 && j <= d) x = V_ML(x, a1, V_LD(a + (j - 1) * VL));
+    if (j >= i + 4 && j <= d + 1) x = V_MH(x, a1, V_LD(a + (j - 2) * VL));
+    return x;
+}
+
+TABAI_INLINE void FN(sq_rows2)(VT *s, const uint64_t *a, size_t i, size_t d) {
+    const VT z = V_ZERO();
+    const VT a0 = V_LD(a + i * VL), a1 = V_LD(a + (i + 1) * VL);
+    size_t j = i + 1;
+    for (; j <= i + 3; j++) s[i + j] = FN(sq_edge)(s[i + j], a0, a1, a, i, j, d);
+    if (j < d) { /* the columns with all four terms */
+        VT am1 = V_LD(a + (j - 1) * VL), am2 = V_LD(a + (j - 2) * VL); /* a_{j-1}, a_{j-2} */
+        IFMA_UNROLL
+        for (; j < d; j++) {
+            VT aj = V_LD(a + j * VL);
+            VT x = V_MH(V_ML(s[i + j], a0, aj), a0, am1);
+            VT y = V_MH(V_ML(z, a1, am1), a1, am2);
+            s[i + j] = V_ADD(x, y);
+            am2 = am1;
+            am1 = aj;
+        }
+    }
+    for (; j <= d + 1; j++) s[i + j] = FN(sq_edge)(s[i + j], a0, a1, a, i, j, d);
+}
+
+/* Off-diagonal terms of row i alone (i + 2 == d): lo(a_i a_{d-1}), hi(a_i a_{d-1}). */
+TABAI_INLINE void FN(sq_row1)(VT *s, const uint64_t *a, size_t i, size_t d) {
+    const VT a0 = V_LD(a + i * VL), a1 = V_LD(a + (d - 1) * VL);
+    s[i + d - 1] = V_ML(s[i + d - 1], a0, a1);
+    s[i + d] = V_MH(s[i + d], a0, a1);
+}
+
+/* Reduction rows i, i+1 (d >= 2), s relative to digit i: s += (q0 + 2^52 q1) p, the carries
+ * of digits 0 and 1 passed up. */
+TABAI_INLINE void FN(red2)(VT *s, const uint64_t *p, VT k0, VT m52, size_t d) {
+    const VT z = V_ZERO();
+    VT p0 = V_LD(p), p1 = V_LD(p + VL);
+    VT u0 = s[0];
+    VT q0 = V_ML(z, u0, k0);
+    VT u1 = V_ADD(V_ML(V_ADD(s[1], FN(qcarry)(u0, m52)), q0, p1), V_MH(z, q0, p0));
+    VT q1 = V_ML(z, u1, k0);
+    VT c = FN(qcarry)(u1, m52);
+    VT pm1 = p1, pm2 = p0;
+    size_t j = 2;
+    if (d >= 3) { /* digit 2: the carry and the q1-terms side by side */
+        VT p2 = V_LD(p + 2 * VL);
+        VT x = V_MH(V_ML(s[2], q0, p2), q0, p1);
+        s[2] = V_ADD(V_ML(x, q1, p1), V_MH(c, q1, p0));
+        pm2 = p1;
+        pm1 = p2;
+        c = z;
+        j = 3;
+    }
+    IFMA_UNROLL
+    for (; j < d; j++) {
+        VT pj = V_LD(p + j * VL);
+        VT x = V_MH(V_ML(s[j], q0, pj), q0, pm1);
+        VT y = V_MH(V_ML(z, q1, pm1), q1, pm2);
+        s[j] = V_ADD(x, y);
+        pm2 = pm1;
+        pm1 = pj;
+    }
+    VT x = V_MH(V_ADD(s[d], c), q0, pm1);
+    VT y = V_MH(V_ML(z, q1, pm1), q1, pm2);
+    s[d] = V_ADD(x, y);
+    s[d + 1] = V_MH(s[d + 1], q1, pm1);
+}
+
+/* Reduction row i alone, s relative to digit i. */
+TABAI_INLINE void FN(red1)(VT *s, const uint64_t *p, VT k0, VT m52, size_t d) {
+    const VT z = V_ZERO();
+    VT u = s[0];
+    VT q = V_ML(z, u, k0);
+    VT c = FN(qcarry)(u, m52);
+    VT pm = V_LD(p);
+    IFMA_UNROLL
+    for (size_t j = 1; j < d; j++) {
+        VT pj = V_LD(p + j * VL);
+        s[j] = V_MH(V_ML(j == 1 ? V_ADD(s[1], c) : s[j], q, pj), q, pm);
+        pm = pj;
+    }
+    s[d] = V_MH(d == 1 ? V_ADD(s[1], c) : s[d], q, pm);
+}
+
+/* r = a^2*2^(-52 d) mod p per lane (contract of tabai_mb_mont_sqr_fn): the off-diagonal
+ * products a_i a_j (i < j) once, doubled, the squares a_i^2 added (d^2 + d madds), then d
+ * reduction rows (2 d^2 madds): 3 d^2 + d in all against 4 d^2 for mont_mul. Bound: a column
+ * gets at most d off-diagonal terms (2 d doubled), 2 square terms and 2 d reduction terms
+ * < 2^52, plus carries < 2^9: (4 d + 2) 2^52 + 2^16 < 2^61 for d <= 79. */
+TABAI_INLINE void FN(mont_sqr)(uint64_t *r, const uint64_t *a, const uint64_t *p,
+                               const uint64_t *k0p, size_t d) {
+    VT s[2 * IFMA_TMAX + 2];
+    const VT m52 = V_SET1(IFMA_M52), k0 = V_LD(k0p);
+    IFMA_UNROLL
+    for (size_t j = 0; j < 2 * d; j++) s[j] = V_ZERO();
+    size_t i = 0;
+    IFMA_UNROLL
+    for (; i + 3 <= d; i += 2) FN(sq_rows2)(s, a, i, d);
+    if (i + 2 == d) FN(sq_row1)(s, a, i, d);
+    IFMA_UNROLL
+    for (i = 0; i < d; i++) {
+        VT ai = V_LD(a + i * VL);
+        s[2 * i] = V_ML(V_ADD(s[2 * i], s[2 * i]), ai, ai);
+        s[2 * i + 1] = V_MH(V_ADD(s[2 * i + 1], s[2 * i + 1]), ai, ai);
+    }
+    i = 0;
+    if (d >= 2) {
+        IFMA_UNROLL
+        for (; i + 1 < d; i += 2) FN(red2)(s + i, p, k0, m52, d);
+    }
+    if (i < d) FN(red1)(s + i, p, k0, m52, d);
+    FN(final)(r, s + d, p, m52, d);
 }
 
 #endif
