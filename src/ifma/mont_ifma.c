@@ -60,7 +60,7 @@
 #define V_BLEND(m, x, y) _mm512_mask_blend_epi64((m), (x), (y)) /* m ? y : x */
 #define IFMA_SFX _zmm_r
 #define IFMA_TMAX IFMA_MAXD
-#define IFMA_UNROLL
+#define IFMA_UNROLL _Pragma("GCC unroll 2")
 #include "mont_ifma.c"
 #undef IFMA_SFX
 #undef IFMA_TMAX
@@ -104,7 +104,7 @@
 #define V_BLEND(m, x, y) _mm256_mask_blend_epi64((m), (x), (y))
 #define IFMA_SFX _ymm_r
 #define IFMA_TMAX IFMA_MAXD
-#define IFMA_UNROLL
+#define IFMA_UNROLL _Pragma("GCC unroll 2")
 #include "mont_ifma.c"
 #undef IFMA_SFX
 #undef IFMA_TMAX
