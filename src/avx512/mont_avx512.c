@@ -111,7 +111,7 @@ void tabai_mont_mul_r32n_mb8_avx512(uint64_t *r, const uint64_t *a, const uint64
 
 void tabai_mont_sqr_r32n_mb8_avx512(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                     const uint64_t *k0, size_t d) {
-    mont_mul_zmm(r, a, a, p, k0, d);
+    mont_sqr_zmm(r, a, p, k0, d);
 }
 
 void tabai_mont_mul_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64_t *b,
@@ -121,7 +121,7 @@ void tabai_mont_mul_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64
 
 void tabai_mont_sqr_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                     const uint64_t *k0, size_t d) {
-    mont_mul_ymm(r, a, a, p, k0, d);
+    mont_sqr_ymm(r, a, p, k0, d);
 }
 
 #else /* TABAI_AVX512_TEMPLATE: the kernel for one vector width (VT, VL lanes) */
@@ -135,49 +135,53 @@ void tabai_mont_sqr_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64
         (h) = V_ADD((h), V_SRL(x_, 32));                                                       \
     } while (0)
 
-/* Two columns m and m + 1 over the rows i = lo..hi-1, which both columns have: column m
- * gets a_i b_{m-i} + q_i p_{m-i}, column m+1 gets a_i b_{m+1-i} + q_i p_{m+1-i}. Each a_i,
- * q_i is loaded once for four products; the b and p digits are memory operands of vpmuludq
- * (six loads per sixteen vector instructions: the load ports have room).
- * The row is one asm statement with the accumulators in registers: written with intrinsics,
- * gcc 12 rotated b_{m-i} into the next row and copied the accumulators every row (five
- * extra moves per sixteen instructions, which made the ymm kernel dispatch-bound). The asm
- * text works for ymm and zmm (the operand's type picks the register name).
+/* The accumulators of two adjacent columns m, m + 1 (header: s and h of each). */
+typedef struct {
+    VT s0, h0, s1, h1;
+} SFX(col2);
+
+/* One row of two columns: x = the digit at mx, y0, y1 the digits at my0, my1;
+ * column m += x y0, column m + 1 += x y1. One load, two vpmuludq with memory operands,
+ * two shifts, four adds. An asm statement with the accumulators in registers: written with
+ * intrinsics, gcc 12 rotated the y digits through registers into the next row and copied the
+ * accumulators every row (five moves per sixteen vector instructions, which made the ymm
+ * kernel dispatch-bound). The text serves ymm and zmm (the operand's type picks the
+ * register name). */
+TABAI_INLINE void SFX(row2)(SFX(col2) *c, const void *mx, const uint64_t *my0,
+                            const uint64_t *my1) {
+    VT x, t0, t1;
+    __asm__("vmovdqu64 %[mx], %[x]\n\t"
+            "vpmuludq %[my0], %[x], %[t0]\n\t"
+            "vpmuludq %[my1], %[x], %[t1]\n\t"
+            "vpaddq %[t0], %[S0], %[S0]\n\t"
+            "vpsrlq $32, %[t0], %[t0]\n\t"
+            "vpaddq %[t1], %[S1], %[S1]\n\t"
+            "vpsrlq $32, %[t1], %[t1]\n\t"
+            "vpaddq %[t0], %[H0], %[H0]\n\t"
+            "vpaddq %[t1], %[H1], %[H1]"
+            : [S0] "+v"(c->s0), [H0] "+v"(c->h0), [S1] "+v"(c->s1), [H1] "+v"(c->h1),
+              [x] "=&v"(x), [t0] "=&v"(t0), [t1] "=&v"(t1)
+            : [mx] "m"(*(const VT *)mx), [my0] "m"(*(const VT *)my0),
+              [my1] "m"(*(const VT *)my1));
+}
+
+/* Columns m and m + 1 over the rows i = lo..hi-1, which both columns have:
+ * u += x_i y_{m-i} | x_i y_{m+1-i}, and v += q_i p_{m-i} | q_i p_{m+1-i}. Each x_i, q_i is
+ * loaded once for two products; the y and p digits are memory operands (six loads per
+ * sixteen vector instructions: the load ports have room). u and v may be the same.
  * Requires m + 2 - d <= lo, hi <= m + 1. */
-TABAI_INLINE void SFX(cols2)(VT *s0, VT *h0, VT *s1, VT *h1, const uint64_t *a,
-                             const uint64_t *b, const uint64_t *p, const VT *q, size_t m,
-                             size_t lo, size_t hi) {
-    VT S0 = *s0, H0 = *h0, S1 = *s1, H1 = *h1;
-    const uint64_t *pa = a + lo * VL, *pb = b + (m - lo) * VL, *pp = p + (m - lo) * VL;
-    const VT *pq = q + lo;
-    for (size_t i = lo; i < hi; i++, pa += VL, pb -= VL, pp -= VL, pq++) {
-        VT ai, qi, x0, x1, x2, x3;
-        __asm__("vmovdqu64 %[ma], %[ai]\n\t"
-                "vmovdqu64 %[mq], %[qi]\n\t"
-                "vpmuludq %[mb0], %[ai], %[x0]\n\t"
-                "vpmuludq %[mp0], %[qi], %[x1]\n\t"
-                "vpmuludq %[mb1], %[ai], %[x2]\n\t"
-                "vpmuludq %[mp1], %[qi], %[x3]\n\t"
-                "vpaddq %[x0], %[S0], %[S0]\n\t"
-                "vpsrlq $32, %[x0], %[x0]\n\t"
-                "vpaddq %[x1], %[S0], %[S0]\n\t"
-                "vpsrlq $32, %[x1], %[x1]\n\t"
-                "vpaddq %[x0], %[H0], %[H0]\n\t"
-                "vpaddq %[x2], %[S1], %[S1]\n\t"
-                "vpsrlq $32, %[x2], %[x2]\n\t"
-                "vpaddq %[x1], %[H0], %[H0]\n\t"
-                "vpaddq %[x3], %[S1], %[S1]\n\t"
-                "vpsrlq $32, %[x3], %[x3]\n\t"
-                "vpaddq %[x2], %[H1], %[H1]\n\t"
-                "vpaddq %[x3], %[H1], %[H1]"
-                : [S0] "+v"(S0), [H0] "+v"(H0), [S1] "+v"(S1), [H1] "+v"(H1), [ai] "=&v"(ai),
-                  [qi] "=&v"(qi), [x0] "=&v"(x0), [x1] "=&v"(x1), [x2] "=&v"(x2),
-                  [x3] "=&v"(x3)
-                : [ma] "m"(*(const VT *)pa), [mq] "m"(*pq), [mb0] "m"(*(const VT *)pb),
-                  [mp0] "m"(*(const VT *)pp), [mb1] "m"(*(const VT *)(pb + VL)),
-                  [mp1] "m"(*(const VT *)(pp + VL)));
+TABAI_INLINE void SFX(cols2)(SFX(col2) *u, const uint64_t *x, const uint64_t *y, SFX(col2) *v,
+                             const VT *q, const uint64_t *p, size_t m, size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; i++) {
+        SFX(row2)(u, x + i * VL, y + (m - i) * VL, y + (m + 1 - i) * VL);
+        SFX(row2)(v, q + i, p + (m - i) * VL, p + (m + 1 - i) * VL);
     }
-    *s0 = S0, *h0 = H0, *s1 = S1, *h1 = H1;
+}
+
+/* As cols2 with the q p products only. */
+TABAI_INLINE void SFX(cols2_qp)(SFX(col2) *v, const VT *q, const uint64_t *p, size_t m,
+                                size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; i++) SFX(row2)(v, q + i, p + (m - i) * VL, p + (m + 1 - i) * VL);
 }
 
 /* One column m over the rows i = lo..hi-1: a_i b_{m-i} + q_i p_{m-i}. */
@@ -221,6 +225,28 @@ TABAI_INLINE VT SFX(col_out)(VT s, VT h, VT c, uint64_t *r, const uint64_t *p, V
     return V_ADD(V_SRL(u, 32), h);
 }
 
+/* For odd d, the columns d - 1 and d, which have no partner, one at a time (the squaring
+ * takes them with b = a); *m: d - 1 before, d + 1 after. */
+TABAI_INLINE void SFX(odd_cols)(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                const uint64_t *p, VT *q, VT *c, VT *bw, size_t *m, size_t d,
+                                VT kk, VT p0, VT m32) {
+    VT s0 = V_ZERO(), h0 = V_ZERO();
+    SFX(col1)(&s0, &h0, a, b, p, q, d - 1, 0, d - 1);
+    ACC(s0, h0, V_MUL(V_LD(a + (d - 1) * VL), V_LD(b)));
+    *c = SFX(col_reduce)(s0, h0, *c, q, d - 1, kk, p0, m32);
+    s0 = V_ZERO(), h0 = V_ZERO();
+    SFX(col1)(&s0, &h0, a, b, p, q, d, 1, d);
+    *c = SFX(col_out)(s0, h0, *c, r, p, q, bw, 0, m32);
+    *m = d + 1;
+}
+
+/* r = T or T - p (in q[], see col_out) per lane: c = c_top in {0, 1}; T >= R > p if set,
+ * else T < p iff the chain borrowed. A mask and a blend: no branch. */
+TABAI_INLINE void SFX(final)(uint64_t *r, const VT *q, VT c, VT bw, size_t d) {
+    __mmask8 keep = V_LTU_MASK(c, bw);
+    for (size_t i = 0; i < d; i++) V_ST(r + i * VL, V_BLEND(keep, q[i], V_LD(r + i * VL)));
+}
+
 /* r = a*b*R^-1 mod p, R = 2^(32 d), in every lane; contract of tabai_mb_mont_mul_fn. */
 TABAI_INLINE void SFX(mont_mul_body)(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                      const uint64_t *p, const uint64_t *k0, size_t d) {
@@ -233,51 +259,99 @@ TABAI_INLINE void SFX(mont_mul_body)(uint64_t *r, const uint64_t *a, const uint6
     /* columns m < d, two at a time: rows 0..m-1 shared, then a_m b_0 | a_m b_1, a_{m+1} b_0,
      * q_m p_1 once q_m is known */
     for (; m + 1 < d; m += 2) {
-        VT s0 = V_ZERO(), h0 = V_ZERO(), s1 = V_ZERO(), h1 = V_ZERO();
-        SFX(cols2)(&s0, &h0, &s1, &h1, a, b, p, q, m, 0, m);
+        SFX(col2) u = {V_ZERO(), V_ZERO(), V_ZERO(), V_ZERO()};
+        SFX(cols2)(&u, a, b, &u, q, p, m, 0, m);
         VT am = V_LD(a + m * VL);
-        ACC(s0, h0, V_MUL(am, b0));
-        ACC(s1, h1, V_MUL(am, b1));
-        ACC(s1, h1, V_MUL(V_LD(a + (m + 1) * VL), b0));
-        c = SFX(col_reduce)(s0, h0, c, q, m, kk, p0, m32);
-        ACC(s1, h1, V_MUL(q[m], p1));
-        c = SFX(col_reduce)(s1, h1, c, q, m + 1, kk, p0, m32);
+        ACC(u.s0, u.h0, V_MUL(am, b0));
+        ACC(u.s1, u.h1, V_MUL(am, b1));
+        ACC(u.s1, u.h1, V_MUL(V_LD(a + (m + 1) * VL), b0));
+        c = SFX(col_reduce)(u.s0, u.h0, c, q, m, kk, p0, m32);
+        ACC(u.s1, u.h1, V_MUL(q[m], p1));
+        c = SFX(col_reduce)(u.s1, u.h1, c, q, m + 1, kk, p0, m32);
     }
-    if (m < d) { /* d odd: column d - 1 alone */
-        VT s0 = V_ZERO(), h0 = V_ZERO();
-        SFX(col1)(&s0, &h0, a, b, p, q, m, 0, m);
-        ACC(s0, h0, V_MUL(V_LD(a + m * VL), b0));
-        c = SFX(col_reduce)(s0, h0, c, q, m, kk, p0, m32);
-        m++;
-    }
-    if (d & 1) { /* column d alone, so that the pairs below end at column 2d - 1 */
-        VT s0 = V_ZERO(), h0 = V_ZERO();
-        SFX(col1)(&s0, &h0, a, b, p, q, m, 1, d);
-        c = SFX(col_out)(s0, h0, c, r, p, q, &bw, 0, m32);
-        m++;
-    }
+    if (d & 1) SFX(odd_cols)(r, a, b, p, q, &c, &bw, &m, d, kk, p0, m32);
     /* columns m >= d, two at a time: rows m-d+2..d-1 shared, row m-d+1 for column m only */
     for (; m < 2 * d; m += 2) {
         const size_t k = m - d;
-        VT s0 = V_ZERO(), h0 = V_ZERO(), s1 = V_ZERO(), h1 = V_ZERO();
-        SFX(cols2)(&s0, &h0, &s1, &h1, a, b, p, q, m, k + 2, d);
-        ACC(s0, h0, V_MUL(V_LD(a + (k + 1) * VL), V_LD(b + (d - 1) * VL)));
-        ACC(s0, h0, V_MUL(q[k + 1], V_LD(p + (d - 1) * VL)));
+        SFX(col2) u = {V_ZERO(), V_ZERO(), V_ZERO(), V_ZERO()};
+        SFX(cols2)(&u, a, b, &u, q, p, m, k + 2, d);
+        ACC(u.s0, u.h0, V_MUL(V_LD(a + (k + 1) * VL), V_LD(b + (d - 1) * VL)));
+        ACC(u.s0, u.h0, V_MUL(q[k + 1], V_LD(p + (d - 1) * VL)));
+        c = SFX(col_out)(u.s0, u.h0, c, r, p, q, &bw, k, m32);
+        c = SFX(col_out)(u.s1, u.h1, c, r, p, q, &bw, k + 1, m32);
+    }
+    SFX(final)(r, q, c, bw, d);
+}
+
+/* r = a^2*R^-1 mod p in every lane; contract of tabai_mb_mont_sqr_fn. As mont_mul_body with
+ * b = a, but each off-diagonal product a_i a_j (i < j) once, into accumulators u that are
+ * doubled (2 s, 2 h mod 2^64: the low-half sum 2 s - (2 h << 32) is still exact, it is the
+ * doubled true sum, within the bound of the header since each doubled pair stands for the
+ * two products a_i a_j, a_j a_i), the squares a_i^2 and the q p products into v:
+ * d^2/2 + d/2 + d^2 products instead of 2 d^2. The pairs of columns (m, m + 1) always start
+ * at an even m (d odd: the columns d - 1 and d alone, as products), so column m has the
+ * square a_{m/2}^2 and column m + 1 none; column m has the pairs i < m/2, column m + 1 the
+ * pairs i <= m/2. */
+TABAI_INLINE void SFX(mont_sqr_body)(uint64_t *r, const uint64_t *a, const uint64_t *p,
+                                     const uint64_t *k0, size_t d) {
+    VT q[TABAI_MB_MAX_DIGITS]; /* as in mont_mul_body */
+    const VT m32 = V_SET1(M32), kk = V_LD(k0), p0 = V_LD(p), p1 = d > 1 ? V_LD(p + VL) : p0;
+    VT c = V_ZERO(), bw = V_ZERO();
+    size_t m = 0;
+    /* columns m < d: pair rows 0..e-1 (e = m/2) shared, then a_e a_{e+1} for column m + 1;
+     * q p rows 0..m-1 shared, q_m p_1 once q_m is known */
+    for (; m + 1 < d; m += 2) {
+        const size_t e = m / 2;
+        SFX(col2) u = {V_ZERO(), V_ZERO(), V_ZERO(), V_ZERO()}, v = u;
+        SFX(cols2)(&u, a, a, &v, q, p, m, 0, e);
+        SFX(cols2_qp)(&v, q, p, m, e, m);
+        VT ae = V_LD(a + e * VL);
+        ACC(u.s1, u.h1, V_MUL(ae, V_LD(a + (e + 1) * VL)));
+        ACC(v.s0, v.h0, V_MUL(ae, ae));
+        VT s0 = V_ADD(V_ADD(u.s0, u.s0), v.s0), h0 = V_ADD(V_ADD(u.h0, u.h0), v.h0);
+        c = SFX(col_reduce)(s0, h0, c, q, m, kk, p0, m32);
+        ACC(v.s1, v.h1, V_MUL(q[m], p1));
+        VT s1 = V_ADD(V_ADD(u.s1, u.s1), v.s1), h1 = V_ADD(V_ADD(u.h1, u.h1), v.h1);
+        c = SFX(col_reduce)(s1, h1, c, q, m + 1, kk, p0, m32);
+    }
+    if (d & 1) SFX(odd_cols)(r, a, a, p, q, &c, &bw, &m, d, kk, p0, m32);
+    /* columns m >= d (m even, k = m - d): pair rows k+2..e-1 shared (e = m/2), row k+1 for
+     * column m if k + 1 < e, row e for column m + 1 if e >= k + 2; q p rows k+2..d-1
+     * shared, row k+1 for column m */
+    for (; m < 2 * d; m += 2) {
+        const size_t k = m - d, e = m / 2, f = e > k + 2 ? e : k + 2;
+        SFX(col2) u = {V_ZERO(), V_ZERO(), V_ZERO(), V_ZERO()}, v = u;
+        SFX(cols2)(&u, a, a, &v, q, p, m, k + 2, f);
+        SFX(cols2_qp)(&v, q, p, m, f, d);
+        VT ae = V_LD(a + e * VL);
+        if (k + 1 < e) ACC(u.s0, u.h0, V_MUL(V_LD(a + (k + 1) * VL), V_LD(a + (d - 1) * VL)));
+        if (e >= k + 2) ACC(u.s1, u.h1, V_MUL(ae, V_LD(a + (e + 1) * VL)));
+        ACC(v.s0, v.h0, V_MUL(ae, ae));
+        ACC(v.s0, v.h0, V_MUL(q[k + 1], V_LD(p + (d - 1) * VL)));
+        VT s0 = V_ADD(V_ADD(u.s0, u.s0), v.s0), h0 = V_ADD(V_ADD(u.h0, u.h0), v.h0);
+        VT s1 = V_ADD(V_ADD(u.s1, u.s1), v.s1), h1 = V_ADD(V_ADD(u.h1, u.h1), v.h1);
         c = SFX(col_out)(s0, h0, c, r, p, q, &bw, k, m32);
         c = SFX(col_out)(s1, h1, c, r, p, q, &bw, k + 1, m32);
     }
-    /* c = c_top in {0, 1}: T >= R > p if set; else T < p iff the chain borrowed */
-    __mmask8 keep = V_LTU_MASK(c, bw);
-    for (size_t i = 0; i < d; i++)
-        V_ST(r + i * VL, V_BLEND(keep, q[i], V_LD(r + i * VL)));
+    SFX(final)(r, q, c, bw, d);
 }
 
+/* d is public: the common sizes get their own copy with the loop bounds known. */
 static void SFX(mont_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
                           const uint64_t *k0, size_t d) {
-    switch (d) { /* d is public */
+    switch (d) {
     case 8: SFX(mont_mul_body)(r, a, b, p, k0, 8); break;
     case 12: SFX(mont_mul_body)(r, a, b, p, k0, 12); break;
     default: SFX(mont_mul_body)(r, a, b, p, k0, d); break;
+    }
+}
+
+static void SFX(mont_sqr)(uint64_t *r, const uint64_t *a, const uint64_t *p, const uint64_t *k0,
+                          size_t d) {
+    switch (d) {
+    case 8: SFX(mont_sqr_body)(r, a, p, k0, 8); break;
+    case 12: SFX(mont_sqr_body)(r, a, p, k0, 12); break;
+    default: SFX(mont_sqr_body)(r, a, p, k0, d); break;
     }
 }
 
