@@ -9,6 +9,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <nanobind/ndarray.h>
 
 #include <cstdint>
 #include <cstring>
@@ -698,6 +699,54 @@ static std::vector<nb::object> powmod_batch(nb::handle bs_in, nb::handle es_in, 
     return out;
 }
 
+// The same on numpy arrays of 64-bit limbs (row i = operation i, least significant limb
+// first): the rows are read in place (zero copy for C-contiguous uint64 arrays) and the
+// result is a new (count, n) array.
+using LimbRows = nb::ndarray<const uint64_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
+static nb::ndarray<nb::numpy, uint64_t, nb::ndim<2>> powmod_batch_limbs(LimbRows b, LimbRows e,
+                                                                         LimbRows m) {
+    const size_t count = m.shape(0), n = m.shape(1), en = e.shape(1);
+    if (b.shape(0) != count || e.shape(0) != count || b.shape(1) != n)
+        throw nb::value_error("powmod_batch_limbs(): b and m must have the same shape (count, n) "
+                              "and e count rows");
+    if (n == 0 || n > TABAI_MAX_LIMBS)
+        throw nb::value_error("powmod_batch_limbs(): rows of 1 to 128 limbs");
+    if (en > 2 * TABAI_MAX_LIMBS) throw nb::value_error("powmod_batch_limbs(): exponent too large");
+    uint64_t *out = new uint64_t[count * n ? count * n : 1];
+    nb::capsule owner(out, [](void *q) noexcept { delete[] static_cast<uint64_t *>(q); });
+    std::vector<uint64_t *> rp(count);
+    std::vector<const uint64_t *> bp(count), ep(count), mp(count);
+    for (size_t i = 0; i < count; i++) {
+        rp[i] = out + i * n;
+        bp[i] = b.data() + i * n;
+        ep[i] = e.data() + i * en;
+        mp[i] = m.data() + i * n;
+    }
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_powmod_batch(count, rp.data(), bp.data(), en ? ep.data() : nullptr, 64 * en,
+                               mp.data(), n);
+    }
+    check(s, "powmod_batch_limbs");
+    size_t shape[2] = {count, n};
+    return nb::ndarray<nb::numpy, uint64_t, nb::ndim<2>>(out, 2, shape, owner);
+}
+
+static const char *POWMOD_BATCH_LIMBS_DOC = R"(powmod_batch on numpy arrays of 64-bit limbs, without Python ints.
+
+Args:
+    b: uint64 array of shape (count, n): the bases, row i least significant limb first.
+    e: uint64 array of shape (count, k): the exponents; all 64*k bits are processed.
+    m: uint64 array of shape (count, n): the moduli, odd and >= 3.
+Returns:
+    a new uint64 array of shape (count, n): row i = b[i]**e[i] mod m[i].
+Raises:
+    TypeError: not 2-d arrays (other integer dtypes and orders are converted: a copy).
+    ValueError: shapes that do not match, n outside 1..128, an even or < 3 modulus, b[i] >= m[i].
+C-contiguous uint64 arrays are read in place (no copy); constant time in b and e.)";
+
 struct RSAKey {
     std::unique_ptr<tabai_rsa_key> key{new tabai_rsa_key};
     nb::object n_int;
@@ -815,6 +864,8 @@ NB_MODULE(_core, m) {
           nb::sig("def powmod_batch(bases: Sequence[int], exps: Sequence[int], "
                   "mods: Sequence[int]) -> list[int]"),
           POWMOD_BATCH_DOC);
+    m.def("powmod_batch_limbs", &powmod_batch_limbs, "b"_a, "e"_a, "m"_a,
+          POWMOD_BATCH_LIMBS_DOC);
     nb::class_<RSAKey>(m, "RSAKey", RSAKEY_DOC)
         .def("__init__", &rsa_init, "p"_a, "q"_a, "dp"_a, "dq"_a, "qinv"_a)
         .def("private_batch", &rsa_private_batch, "messages"_a,

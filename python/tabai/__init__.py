@@ -15,6 +15,7 @@ Public names:
     powmod(b, e, m)          b**e mod m like pow(); constant time in b and e (odd or even m)
     powmod_vartime(b, e, m)  the same by sliding window, for public exponents only
     powmod_batch(bs, es, ms) many constant-time powmods at once (8 per AVX-512 IFMA vector)
+    powmod_batch_limbs(b, e, m)  the same on numpy uint64 arrays of limbs (zero copy in)
     RSAKey(p, q, dp, dq, qinv)  RSA private-key operations by CRT, many at once
     Montgomery(p)            field object for an odd p >= 3 (Montgomery products)
     Ohta(p)                  field object for any p >= 2 (Ohta's Barrett-like reduction)
@@ -34,6 +35,7 @@ from ._core import (
     cpu,
     powmod,
     powmod_batch,
+    powmod_batch_limbs,
     powmod_vartime,
     set_tier,
 )
@@ -48,6 +50,7 @@ __all__ = [
     "cpu",
     "powmod",
     "powmod_batch",
+    "powmod_batch_limbs",
     "powmod_vartime",
     "set_tier",
 ]

@@ -4,6 +4,7 @@ Every function accepts Python ints of any sign and size (and objects with __inde
 numpy integers); anything else raises TypeError. Moduli are limited to 8192 bits (MAX_BITS).
 """
 
+import numpy
 from typing import List, Sequence, SupportsIndex, TypedDict, Union
 
 _Int = Union[int, SupportsIndex]
@@ -51,6 +52,13 @@ def powmod_batch(bases: Sequence[_Int], exps: Sequence[_Int], mods: Sequence[_In
         TypeError: not sequences of ints.
         ValueError: different lengths, an even or < 3 modulus, a negative exponent.
     """
+
+def powmod_batch_limbs(b: "numpy.ndarray", e: "numpy.ndarray", m: "numpy.ndarray") -> "numpy.ndarray":
+    """powmod_batch on numpy uint64 arrays of limbs: b and m of shape (count, n), e of shape
+    (count, k) (all 64*k exponent bits processed); returns a new (count, n) uint64 array.
+    C-contiguous uint64 inputs are read in place (other integer arrays are converted, a
+    copy). Raises TypeError for what is not a 2-d array, ValueError
+    for mismatched shapes, n outside 1..128, an even or < 3 modulus, or b[i] >= m[i]."""
 
 class RSAKey:
     """An RSA private key in CRT form (p, q, dp, dq, qinv as in PKCS #1) for many private-key

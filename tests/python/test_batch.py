@@ -112,3 +112,41 @@ def test_rsa_key_errors():
         k.private_batch([nums.public_numbers.n])
     with pytest.raises(ValueError, match=r"\[0, n\)"):
         k.private(-1)
+
+
+def limbs_of(vals, n):
+    np = pytest.importorskip("numpy")
+    return np.array([[(v >> (64 * j)) & (2**64 - 1) for j in range(n)] for v in vals], dtype=np.uint64)
+
+
+def int_of(row):
+    return sum(int(x) << (64 * j) for j, x in enumerate(row))
+
+
+@given(data=st.data(), count=st.integers(1, 19), n=st.integers(1, 70), k=st.integers(1, 5))
+@settings(max_examples=examples(25))
+def test_powmod_batch_limbs(data, count, n, k):
+    mods = [data.draw(odd_moduli(64 * n), label="m") for _ in range(count)]
+    bases = [data.draw(st.integers(0, m - 1), label="b") for m in mods]
+    exps = [data.draw(st.integers(0, 2 ** (64 * k) - 1), label="e") for _ in mods]
+    out = tabai.powmod_batch_limbs(limbs_of(bases, n), limbs_of(exps, k), limbs_of(mods, n))
+    assert out.shape == (count, n) and str(out.dtype) == "uint64"
+    assert [int_of(r) for r in out] == [pow(b, e, m) for b, e, m in zip(bases, exps, mods)]
+
+
+def test_powmod_batch_limbs_errors():
+    np = pytest.importorskip("numpy")
+    m = limbs_of([2**127 - 1, 2**89 - 1], 2)
+    b = limbs_of([5, 7], 2)
+    e = limbs_of([3, 4], 1)
+    with pytest.raises(ValueError, match="same shape"):
+        tabai.powmod_batch_limbs(b[:1], e, m)
+    with pytest.raises(ValueError):
+        tabai.powmod_batch_limbs(m, e, m)  # b >= m
+    with pytest.raises(ValueError):
+        tabai.powmod_batch_limbs(b, e, limbs_of([2**127 - 1, 2**89], 2))  # even
+    with pytest.raises(TypeError):
+        tabai.powmod_batch_limbs([[5, 0], [7, 0]], e, m)  # not an array
+    # other integer arrays (dtype, order) are converted: a copy, the same result
+    want = tabai.powmod_batch_limbs(b, e, m)
+    assert (tabai.powmod_batch_limbs(b.astype(np.int64), e, np.asfortranarray(m)) == want).all()
