@@ -265,6 +265,45 @@ static void run_powmod_any(target *t, uint64_t *in) {
     tabai_powmod(t->out, in, in + t->n, t->ebits, t->p, t->n);
     sink = t->out[0];
 }
+/* the batch API (issue 4): 8 operations on n-limb operands, all lanes the same modulus
+ * (the lane moduli are public); class 0: every operand p - 1 and every exponent the fixed
+ * limbs, class 1: uniform. Input: a[8][n], b[8][n], e[8][ne]. At tier ifma one group of 8
+ * IFMA lanes, below it the scalar loop. */
+#define BATCH 8
+static int setup_batch(target *t) {
+    modulus_ones(t->p, t->n);
+    return 0;
+}
+static void prep_batch(target *t, uint64_t *in, int cls) {
+    const size_t n = t->n, ne = t->ebits ? (t->ebits + 63) / 64 : 0;
+    for (size_t i = 0; i < 2 * BATCH; i++) {
+        if (cls == 0) residue_max(in + i * n, t->p, n);
+        else residue(in + i * n, t->p, n);
+    }
+    uint64_t *e = in + 2 * BATCH * n;
+    for (size_t i = 0; i < BATCH; i++) {
+        if (cls == 0) fixed_limbs(e + i * ne, ne);
+        else
+            for (size_t j = 0; j < ne; j++) e[i * ne + j] = rnd();
+        if (t->ebits % 64) e[i * ne + ne - 1] &= ((uint64_t)1 << (t->ebits % 64)) - 1;
+    }
+}
+static void run_batch(target *t, uint64_t *in) {
+    static uint64_t out[BATCH][MAXN];
+    const size_t n = t->n, ne = (t->ebits + 63) / 64;
+    uint64_t *r[BATCH];
+    const uint64_t *a[BATCH], *b[BATCH], *e[BATCH], *m[BATCH];
+    for (size_t i = 0; i < BATCH; i++) {
+        r[i] = out[i];
+        a[i] = in + i * n;
+        b[i] = in + (BATCH + i) * n;
+        e[i] = in + 2 * BATCH * n + i * ne;
+        m[i] = t->p;
+    }
+    if (t->ebits) tabai_powmod_batch(BATCH, r, b, e, t->ebits, m, n);
+    else tabai_modmul_batch(BATCH, r, a, b, m, n);
+    sink = out[BATCH - 1][0];
+}
 /* inv_prime over the P-256 prime: class 0 a = p - 1, class 1 uniform non-zero */
 static int setup_p256(target *t) {
     static const uint64_t p256[4] = {0xffffffffffffffffull, 0x00000000ffffffffull, 0,
@@ -331,6 +370,8 @@ static target targets[] = {
     TGT("mont_powmod_2048", 32, 6, 64, setup_powmod, prep_powmod, run_mont_powmod, 2048, 0, 0),
     TGT("powmod_even_1024", 16, 3, 32, setup_powmod_any, prep_powmod, run_powmod_any, 1024, 0, 0),
     TGT("mont_inv_prime_p256", 4, 2, 8, setup_p256, prep_inv, run_inv, 0, 0, 0),
+    TGT("modmul_batch8_n16", 16, 1, 16 * BATCH, setup_batch, prep_batch, run_batch, 0, 0, 0),
+    TGT("powmod_batch8_256", 4, 2, 3 * 4 * BATCH, setup_batch, prep_batch, run_batch, 256, 0, 0),
     TGT("cnd_select_n32", 32, 1, 65, setup_none, prep_select, run_select, 0, 0, 0),
     OHTA_WITH("carry_save_2x2", TABAI_KERNEL_CARRY_SAVE_2X2),
     OHTA_WITH("carry_save_3x3", TABAI_KERNEL_CARRY_SAVE_3X3),
