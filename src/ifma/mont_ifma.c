@@ -304,9 +304,7 @@ TABAI_INLINE void FN(sq_rows2)(VT *s, const uint64_t *a, size_t i, size_t d) {
         IFMA_UNROLL
         for (; j < d; j++) {
             VT aj = V_LD(a + j * VL);
-            VT x = V_MH(V_ML(s[i + j], a0, aj), a0, am1);
-            VT y = V_MH(V_ML(z, a1, am1), a1, am2);
-            s[i + j] = V_ADD(x, y);
+            s[i + j] = V_MH(V_ML(V_MH(V_ML(s[i + j], a0, aj), a0, am1), a1, am1), a1, am2);
             am2 = am1;
             am1 = aj;
         }
@@ -345,9 +343,7 @@ TABAI_INLINE void FN(red2)(VT *s, const uint64_t *p, VT k0, VT m52, size_t d) {
     IFMA_UNROLL
     for (; j < d; j++) {
         VT pj = V_LD(p + j * VL);
-        VT x = V_MH(V_ML(s[j], q0, pj), q0, pm1);
-        VT y = V_MH(V_ML(z, q1, pm1), q1, pm2);
-        s[j] = V_ADD(x, y);
+        s[j] = V_MH(V_ML(V_MH(V_ML(s[j], q0, pj), q0, pm1), q1, pm1), q1, pm2);
         pm2 = pm1;
         pm1 = pj;
     }
