@@ -295,7 +295,6 @@ TABAI_INLINE VT FN(sq_edge)(VT x, VT a0, VT a1, const uint64_t *a, size_t i, siz
 }
 
 TABAI_INLINE void FN(sq_rows2)(VT *s, const uint64_t *a, size_t i, size_t d) {
-    const VT z = V_ZERO();
     const VT a0 = V_LD(a + i * VL), a1 = V_LD(a + (i + 1) * VL);
     size_t j = i + 1;
     for (; j <= i + 3; j++) s[i + j] = FN(sq_edge)(s[i + j], a0, a1, a, i, j, d);
