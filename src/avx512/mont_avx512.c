@@ -23,16 +23,25 @@
  *
  * One column without splitting each product: per product x, two adds and one shift,
  *     S += x (mod 2^64),  H += x >> 32,
- * with S starting at the carry c from the previous column. The true sum of the low halves
- * is then recovered exactly once per column: U = c + sum lo(x) = S - (H << 32) (mod 2^64),
- * exact because c + sum lo(x) < 2^64 (bound below). The column value is U + H * B, its
- * digit U mod B, and the carry to the next column c' = (U >> 32) + H. This saves the
- * vpandq per product of the split lo/hi accumulation (4 vector instructions per product
- * instead of 5, vpmuludq included).
+ * and the carry c from the previous column enters last. The true sum of the low halves is
+ * recovered exactly once per column: U = c + sum lo(x) = S - (H << 32) + c (mod 2^64), exact
+ * because c + sum lo(x) < 2^64 (bound below). The column value is U + H * B, its digit
+ * U mod B, and the carry to the next column c' = (U >> 32) + H. This saves the vpandq per
+ * product of the split lo/hi accumulation: 4 vector instructions per product (vpmuludq,
+ * vpsrlq, 2 vpaddq) instead of 5, so 8 per digit pair (a_i b_j and q_i p_j).
  *
- * Bound: column m has n_m <= 2d products (a_i b_j and q_i p_j, i + j = m, i, j < d), each
- * lo <= B - 1 and hi <= B - 2. If c <= 2d * B then U <= c + 2d(B - 1) < 4d * B, and
- * c' = (U >> 32) + H < 4d + 2d(B - 2) <= 2d * B. By induction every carry is <= 2d * B
+ * Two columns per pass: a_i and q_i are loaded once for the products of columns m and m + 1
+ * (b and p digits are memory operands of vpmuludq), one asm statement per row (row2, see
+ * there). Per digit pair: 8 vector ALU instructions, 1.5 loads, and the loop's scalar
+ * overhead; the 4 vector ALU pipes of Zen 4 (vpmuludq and vpsrlq each on two of them, zmm
+ * taking two slots) bound it at 2 cycles per digit pair per ymm, 4 per zmm: 0.5 cycles per
+ * digit pair per lane for both widths. The squaring does each off-diagonal product once
+ * into doubled accumulators (mont_sqr_body): 1.5 d^2 + d/2 products instead of 2 d^2.
+ *
+ * Bound: column m has n_m <= 2d products (a_i b_j and q_i p_j, i + j = m, i, j < d; in the
+ * squaring a doubled off-diagonal product counts as two), each lo <= B - 1 and hi <= B - 2.
+ * If c <= 2d * B then U <= c + 2d(B - 1) < 4d * B, and c' = (U >> 32) + H
+ * < 4d + 2d(B - 2) <= 2d * B. By induction every carry is <= 2d * B
  * <= 2^40 and every U < 4d * B <= 2^41 for d <= 128: far below 2^64, so U is exact.
  *
  * End: T = (a b + q p) / R < 2p (a, b < p); its d digits come out of the columns
@@ -104,23 +113,57 @@
 #define V_BLEND(m, x, y) _mm256_mask_blend_epi64((m), (x), (y))
 #include "mont_avx512.c"
 
+#ifdef TABAI_VERIFY
+/* The documented preconditions of the four entry points (TABAI_VERIFY builds only: these
+ * checks branch on values): 1 <= d <= 128, digits < 2^32, p_l odd with p_l k0_l = -1 mod
+ * 2^32, a_l < p_l and b_l < p_l (the borrow out of a_l - p_l), r the same array as a, b or
+ * disjoint from them. */
+static int below_p(const uint64_t *x, const uint64_t *p, size_t d, unsigned L) {
+    int ok = 1;
+    for (unsigned l = 0; l < L; l++) {
+        uint64_t bw = 0;
+        for (size_t i = 0; i < d; i++) bw = (x[i * L + l] - p[i * L + l] - bw) >> 63;
+        ok &= (int)bw;
+    }
+    return ok;
+}
+
+static void verify(const uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                   const uint64_t *k0, size_t d, unsigned L) {
+    TABAI_VERIFY_CHECK(d >= 1 && d <= TABAI_MB_MAX_DIGITS);
+    for (size_t i = 0; i < d * L; i++)
+        TABAI_VERIFY_CHECK(((a[i] | b[i] | p[i]) >> 32) == 0);
+    for (unsigned l = 0; l < L; l++) TABAI_VERIFY_CHECK(((p[l] * k0[l]) & M32) == M32);
+    TABAI_VERIFY_CHECK(below_p(a, p, d, L) && below_p(b, p, d, L));
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, d * L, a, d * L) &&
+                       tabai_verify_same_or_disjoint(r, d * L, b, d * L));
+}
+#define VERIFY(r, a, b, p, k0, d, L) verify(r, a, b, p, k0, d, L)
+#else
+#define VERIFY(r, a, b, p, k0, d, L) ((void)0)
+#endif
+
 void tabai_mont_mul_r32n_mb8_avx512(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                     const uint64_t *p, const uint64_t *k0, size_t d) {
+    VERIFY(r, a, b, p, k0, d, 8);
     mont_mul_zmm(r, a, b, p, k0, d);
 }
 
 void tabai_mont_sqr_r32n_mb8_avx512(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                     const uint64_t *k0, size_t d) {
+    VERIFY(r, a, a, p, k0, d, 8);
     mont_sqr_zmm(r, a, p, k0, d);
 }
 
 void tabai_mont_mul_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                     const uint64_t *p, const uint64_t *k0, size_t d) {
+    VERIFY(r, a, b, p, k0, d, 4);
     mont_mul_ymm(r, a, b, p, k0, d);
 }
 
 void tabai_mont_sqr_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                     const uint64_t *k0, size_t d) {
+    VERIFY(r, a, a, p, k0, d, 4);
     mont_sqr_ymm(r, a, p, k0, d);
 }
 
