@@ -82,9 +82,10 @@ static void lane_set(uint64_t *x, unsigned L, unsigned l, size_t d, unsigned w, 
     mpz_clears(t, q, NULL);
 }
 
-/* z = random value of exactly `bits` bits when top, else below 2^bits */
+/* z = a value below 2^bits of limb class cls */
 static void rand_bits(mpz_t z, size_t bits, int cls) {
-    uint64_t limbs[(4096 + 63) / 64 + 1];
+    uint64_t limbs[80]; /* up to 52 * 79 + 64 = 4172 bits */
+    if (bits > 64 * 80) abort();
     size_t n = (bits + 63) / 64;
     tu_fill(limbs, n, cls);
     mpz_import(z, n, -1, 8, 0, 0, limbs);
