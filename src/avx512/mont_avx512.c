@@ -242,16 +242,15 @@ TABAI_INLINE void SFX(col1)(VT *s0, VT *h0, const uint64_t *a, const uint64_t *b
 /* Column m < d complete but for its carry in c and q_m p_0 (s, h as in the header, over the
  * products only): q[m] = q_m, returns the carry into column m + 1. The carry enters last,
  * so that only this short chain is serial from column to column (c -> u -> q_m -> q_m p_0
- * -> next c: 9 cycles of latency); the products of the next columns do not wait for it.
- * With u + lo(q_m p_0) = 0 mod 2^32, (u + lo(q_m p_0)) >> 32 = (u >> 32) + (u mod 2^32 != 0),
- * which does not wait for the product: ((u mod 2^32) + 2^32 - 1) >> 32. */
+ * -> next c: about 10 cycles of latency); the products of the next columns do not wait for
+ * it. The carry of the column with y = q_m p_0 in it is (u + y) >> 32 (as u + lo(y) = 0 mod
+ * 2^32) = (u >> 32) + (((u mod 2^32) + y) >> 32), whose inner sum is < 2^64: no split of y. */
 TABAI_INLINE VT SFX(col_reduce)(VT s, VT h, VT c, VT *q, size_t m, VT kk, VT p0, VT m32) {
     VT u = V_ADD(V_SUB(s, V_SLL(h, 32)), c); /* c + sum of the low halves, exact */
     VT qm = V_MUL(u, kk);                    /* q_m = (u * k0) mod 2^32 in its low half */
     q[m] = qm;
-    VT nz = V_SRL(V_ADD(V_AND(u, m32), m32), 32);
     VT y = V_MUL(qm, p0);
-    return V_ADD(V_ADD(V_ADD(V_SRL(u, 32), nz), h), V_SRL(y, 32));
+    return V_ADD(V_ADD(V_SRL(u, 32), h), V_SRL(V_ADD(V_AND(u, m32), y), 32));
 }
 
 /* Column m >= d complete but for its carry in c: its low digit is digit m - d of T, stored
