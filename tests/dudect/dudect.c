@@ -370,7 +370,7 @@ static target targets[] = {
     TGT("mont_powmod_2048", 32, 6, 64, setup_powmod, prep_powmod, run_mont_powmod, 2048, 0, 0),
     TGT("powmod_even_1024", 16, 3, 32, setup_powmod_any, prep_powmod, run_powmod_any, 1024, 0, 0),
     TGT("mont_inv_prime_p256", 4, 2, 8, setup_p256, prep_inv, run_inv, 0, 0, 0),
-    TGT("modmul_batch8_n16", 16, 1, 16 * BATCH, setup_batch, prep_batch, run_batch, 0, 0, 0),
+    TGT("modmul_batch8_n16", 16, 1, 2 * 16 * BATCH, setup_batch, prep_batch, run_batch, 0, 0, 0),
     TGT("powmod_batch8_256", 4, 2, 3 * 4 * BATCH, setup_batch, prep_batch, run_batch, 256, 0, 0),
     TGT("cnd_select_n32", 32, 1, 65, setup_none, prep_select, run_select, 0, 0, 0),
     OHTA_WITH("carry_save_2x2", TABAI_KERNEL_CARRY_SAVE_2X2),
