@@ -47,7 +47,7 @@
  * End: T = (a b + q p) / R < 2p (a, b < p); its d digits come out of the columns
  * normalised, with the carry out of the last column c_top in {0, 1}. T - p is computed by
  * a borrow chain alongside (digit m - d as soon as it is known), and r = T or T - p chosen
- * per lane by a mask from vpcmpuq (keep T iff c_top < borrow), then a masked blend: no
+ * per lane by a mask from vpcmpuq (T - p iff c_top >= borrow), then a masked vpandq: no
  * branch. Loops run over the public d only; no address depends on the operands.
  *
  * Aliasing: column m reads a_i, b_j for i, j > m - d only and writes digit m - d of r, so
@@ -77,8 +77,8 @@
 #define V_SRL(x, n) _mm512_srli_epi64((x), (n))
 #define V_SLL(x, n) _mm512_slli_epi64((x), (n))
 #define V_AND(x, y) _mm512_and_si512((x), (y))
-#define V_LTU_MASK(x, y) _mm512_cmplt_epu64_mask((x), (y))
-#define V_BLEND(m, x, y) _mm512_mask_blend_epi64((m), (x), (y)) /* m ? y : x */
+#define V_GEU_MASK(x, y) _mm512_cmpge_epu64_mask((x), (y))
+#define V_MASK_AND(x, m, y, z) _mm512_mask_and_epi64((x), (m), (y), (z)) /* m ? y & z : x */
 #include "mont_avx512.c"
 #undef VT
 #undef VL
@@ -93,8 +93,8 @@
 #undef V_SRL
 #undef V_SLL
 #undef V_AND
-#undef V_LTU_MASK
-#undef V_BLEND
+#undef V_GEU_MASK
+#undef V_MASK_AND
 
 #define VT __m256i
 #define VL 4
@@ -109,8 +109,8 @@
 #define V_SRL(x, n) _mm256_srli_epi64((x), (n))
 #define V_SLL(x, n) _mm256_slli_epi64((x), (n))
 #define V_AND(x, y) _mm256_and_si256((x), (y))
-#define V_LTU_MASK(x, y) _mm256_cmplt_epu64_mask((x), (y))
-#define V_BLEND(m, x, y) _mm256_mask_blend_epi64((m), (x), (y))
+#define V_GEU_MASK(x, y) _mm256_cmpge_epu64_mask((x), (y))
+#define V_MASK_AND(x, m, y, z) _mm256_mask_and_epi64((x), (m), (y), (z))
 #include "mont_avx512.c"
 
 #ifdef TABAI_VERIFY
@@ -254,8 +254,8 @@ TABAI_INLINE VT SFX(col_reduce)(VT s, VT h, VT c, VT *q, size_t m, VT kk, VT p0,
 }
 
 /* Column m >= d complete but for its carry in c: its low digit is digit m - d of T, stored
- * in r; digit m - d of T - p goes to q[m - d] (q_{m-d} is no longer read), its borrow to
- * *bw. Returns the carry into column m + 1. */
+ * in r; digit m - d of T - p, not yet reduced mod 2^32, goes to q[m - d] (q_{m-d} is no
+ * longer read), its borrow to *bw. Returns the carry into column m + 1. */
 TABAI_INLINE VT SFX(col_out)(VT s, VT h, VT c, uint64_t *r, const uint64_t *p, VT *q, VT *bw,
                              size_t k, VT m32) {
     VT u = V_ADD(V_SUB(s, V_SLL(h, 32)), c);
@@ -263,7 +263,7 @@ TABAI_INLINE VT SFX(col_out)(VT s, VT h, VT c, uint64_t *r, const uint64_t *p, V
     V_ST(r + k * VL, t);
     VT v = V_SUB(V_SUB(t, V_LD(p + k * VL)), *bw); /* T - p, borrow chain */
     *bw = V_SRL(v, 63);
-    q[k] = V_AND(v, m32);
+    q[k] = v;
     return V_ADD(V_SRL(u, 32), h);
 }
 
@@ -283,10 +283,11 @@ TABAI_INLINE void SFX(odd_cols)(uint64_t *r, const uint64_t *a, const uint64_t *
 }
 
 /* r = T or T - p (in q[], see col_out) per lane: c = c_top in {0, 1}; T >= R > p if set,
- * else T < p iff the chain borrowed. A mask and a blend: no branch. */
-TABAI_INLINE void SFX(final)(uint64_t *r, const VT *q, VT c, VT bw, size_t d) {
-    __mmask8 keep = V_LTU_MASK(c, bw);
-    for (size_t i = 0; i < d; i++) V_ST(r + i * VL, V_BLEND(keep, q[i], V_LD(r + i * VL)));
+ * else T < p iff the chain borrowed, so T - p is taken iff c_top >= borrow. A mask and one
+ * merge-masked vpandq (which also reduces the T - p digits mod 2^32): no branch. */
+TABAI_INLINE void SFX(final)(uint64_t *r, const VT *q, VT c, VT bw, size_t d, VT m32) {
+    __mmask8 sub = V_GEU_MASK(c, bw);
+    for (size_t i = 0; i < d; i++) V_ST(r + i * VL, V_MASK_AND(V_LD(r + i * VL), sub, q[i], m32));
 }
 
 /* r = a*b*R^-1 mod p, R = 2^(32 d), in every lane; contract of tabai_mb_mont_mul_fn. */
@@ -322,7 +323,7 @@ TABAI_INLINE void SFX(mont_mul_body)(uint64_t *r, const uint64_t *a, const uint6
         c = SFX(col_out)(u.s0, u.h0, c, r, p, q, &bw, k, m32);
         c = SFX(col_out)(u.s1, u.h1, c, r, p, q, &bw, k + 1, m32);
     }
-    SFX(final)(r, q, c, bw, d);
+    SFX(final)(r, q, c, bw, d, m32);
 }
 
 /* r = a^2*R^-1 mod p in every lane; contract of tabai_mb_mont_sqr_fn. As mont_mul_body with
@@ -375,7 +376,7 @@ TABAI_INLINE void SFX(mont_sqr_body)(uint64_t *r, const uint64_t *a, const uint6
         c = SFX(col_out)(s0, h0, c, r, p, q, &bw, k, m32);
         c = SFX(col_out)(s1, h1, c, r, p, q, &bw, k + 1, m32);
     }
-    SFX(final)(r, q, c, bw, d);
+    SFX(final)(r, q, c, bw, d, m32);
 }
 
 /* d is public: the common sizes get their own copy with the loop bounds known. */
