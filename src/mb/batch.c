@@ -59,8 +59,8 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
         ctx = malloc(sizeof *ctx);
         xb = malloc(2 * TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES * sizeof(uint64_t));
         /* the largest group needs d = digits of maxbits */
-        size_t words = (((size_t)1 << tabai_powmod_window(ebits)) + 3) *
-                       tabai_mb_digits(maxbits, k->w) * k->lanes;
+        /* the largest group: d = the digits of maxbits (scratch grows with d) */
+        size_t words = tabai_mb_powmod_scratch_words(k, tabai_mb_digits(maxbits, k->w), ebits);
         scratch = malloc(words * sizeof(uint64_t));
     } else {
         scratch = malloc(tabai_powmod_scratch_limbs(n, ebits) * sizeof(uint64_t));
@@ -252,7 +252,7 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
         const size_t d = tabai_mb_digits(64 * H, k->w), words = d * L;
         ctx = malloc(sizeof *ctx);
         digits = malloc(2 * words * sizeof(uint64_t));
-        scratch = malloc((((size_t)1 << tabai_powmod_window(ebits)) + 3) * words * sizeof(uint64_t));
+        scratch = malloc(tabai_mb_powmod_scratch_words(k, d, ebits) * sizeof(uint64_t));
         if (!ctx || !digits || !scratch) goto done;
         for (size_t g = 0; g < jobs; g += L) {
             const tabai_mont *lanes[TABAI_MB_MAX_LANES];

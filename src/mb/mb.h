@@ -109,12 +109,17 @@ tabai_status tabai_mb_mont_init_lanes(tabai_mb_mont *ctx, const tabai_mb_kernel 
 void tabai_mb_mont_to(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a);
 void tabai_mb_mont_from(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *a);
 
-/* Constant-time fixed-window exponentiation of all lanes: r_l = b_l ^ e_l mod p_l.
+/* Constant-time fixed-window exponentiation of all lanes: r_l = b_l ^ e_l mod p_l (window:
+ * tabai_mb_window).
  *   Shapes:  r, b: ctx->d * L digits (normal form, not Montgomery); e[l]: ceil(ebits/64)
  *            limbs (e[l] == NULL: exponent 0); scratch: tabai_mb_powmod_scratch(ctx, ebits)
  *            words. Requires b_l < p_l. The table entry of each lane is read by scanning
  *            every entry with per-lane masks. Constant time in b and e (ebits public). */
 size_t tabai_mb_powmod_scratch(const tabai_mb_mont *ctx, size_t ebits);
+/* The same for kernel k at d digits (scratch grows with d and with the window), and the
+ * window the exponentiation uses: the scalar path's cost model plus the table scan's. */
+size_t tabai_mb_powmod_scratch_words(const tabai_mb_kernel *k, size_t d, size_t ebits);
+unsigned tabai_mb_window(size_t ebits, size_t d);
 void tabai_mb_powmod(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *b,
                      const uint64_t *const e[], size_t ebits, uint64_t *scratch);
 
