@@ -149,10 +149,10 @@ static void limb_op(bench_ctx *c, int square) {
                 args[t].sqr = kt[t]->sqr[slot];
                 impls[t] = (bench_impl){"tabai", kt[t]->name,
                                         square ? kt[t]->sqr_sym[slot] : kt[t]->mul_sym[slot],
-                                        square ? run_tabai_sqr : run_tabai_mul, NULL, &args[t]};
+                                        square ? run_tabai_sqr : run_tabai_mul, NULL, &args[t], 1};
             } else {
                 impls[t] = (bench_impl){"gmp", NULL, square ? "mpn_sqr" : "mpn_mul_n",
-                                        square ? run_gmp_sqr : run_gmp_mul, NULL, &args[t]};
+                                        square ? run_gmp_sqr : run_gmp_mul, NULL, &args[t], 1};
             }
             impls[t].run(&args[t], 1);
             bench_check_limbs(&cs, impls[t].symbol, args[t].r, want, 2 * n);
@@ -357,13 +357,13 @@ static void chain_op(bench_ctx *c, int op) {
             args[k].tier = kt[t]->tier;
             if (op == OP_MONT_MUL)
                 impls[k] = (bench_impl){"tabai", kt[t]->name, kt[t]->mont_mul_sym[slot],
-                                        run_tabai_mont_mul, NULL, &args[k]};
+                                        run_tabai_mont_mul, NULL, &args[k], 1};
             else if (op == OP_MONT_SQR)
                 impls[k] = (bench_impl){"tabai", kt[t]->name, kt[t]->mont_sqr_sym[slot],
-                                        run_tabai_mont_sqr, NULL, &args[k]};
+                                        run_tabai_mont_sqr, NULL, &args[k], 1};
             else
                 impls[k] = (bench_impl){"tabai", kt[t]->name, "ohta_mul", run_tabai_ohta_mul,
-                                        prepare_tier, &args[k]};
+                                        prepare_tier, &args[k], 1};
         }
         if (op == OP_MONT_MUL || op == OP_MONT_SQR) {
             chain_init(&args[k], &s);
@@ -371,17 +371,17 @@ static void chain_op(bench_ctx *c, int op) {
                                     op == OP_MONT_MUL ? "BN_mod_mul_montgomery"
                                                       : "BN_mod_mul_montgomery(a,a)",
                                     op == OP_MONT_MUL ? run_openssl_mont_mul : run_openssl_mont_sqr,
-                                    NULL, &args[k]};
+                                    NULL, &args[k], 1};
             k++;
         }
         if (op == OP_MODMUL) {
             chain_init(&args[k], &s);
             impls[k] = (bench_impl){"gmp", NULL, "mpz_mul+mpz_mod", run_gmp_modmul, NULL,
-                                    &args[k]};
+                                    &args[k], 1};
             k++;
             chain_init(&args[k], &s);
             impls[k] = (bench_impl){"openssl", NULL, "BN_mod_mul", run_openssl_modmul, NULL,
-                                    &args[k]};
+                                    &args[k], 1};
             k++;
         }
         for (size_t i = 0; i < k; i++) {
@@ -471,14 +471,14 @@ static void powmod_op(bench_ctx *c) {
             args[k].e = e;
             args[k].ebits = ebits;
             impls[k] = (bench_impl){"tabai", kt[t]->name, "mont_powmod", run_tabai_powmod, NULL,
-                                    &args[k]};
+                                    &args[k], 1};
         }
         /* GMP */
         mpz_inits(args[k].R, args[k].B, args[k].E, args[k].P, NULL);
         mpz_set(args[k].B, s.X);
         mpz_set(args[k].E, E);
         mpz_set(args[k].P, s.P);
-        impls[k] = (bench_impl){"gmp", NULL, "mpz_powm_sec", run_gmp_powmod, NULL, &args[k]};
+        impls[k] = (bench_impl){"gmp", NULL, "mpz_powm_sec", run_gmp_powmod, NULL, &args[k], 1};
         const size_t kg = k++;
         /* OpenSSL, Montgomery context precomputed, exponent flagged constant time */
         args[k].br = BN_new();
@@ -490,7 +490,7 @@ static void powmod_op(bench_ctx *c) {
         BN_set_flags(args[k].be, BN_FLG_CONSTTIME);
         BN_set_flags(args[k].bb, BN_FLG_CONSTTIME);
         impls[k] = (bench_impl){"openssl", NULL, "BN_mod_exp_mont_consttime", run_openssl_powmod,
-                                NULL, &args[k]};
+                                NULL, &args[k], 1};
         const size_t ko = k++;
 
         for (size_t i = 0; i < k; i++) {

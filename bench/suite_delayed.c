@@ -705,7 +705,7 @@ void bench_suite_delayed(bench_ctx *c) {
                 bench_check_limbs(&cs, tabai_kernel_name(kk), r, want, 2 * n);
                 args[cnt] = (dh_arg){.k = kk, .form = 0, .n = n, .r = r, .a = a, .b = b};
                 im[cnt] = (bench_impl){"tabai", tabai_kernel_name(kk), tabai_kernel_symbol(kk),
-                                       dh_run, NULL, &args[cnt]};
+                                       dh_run, NULL, &args[cnt], 1};
                 cnt++;
             }
             bench_measure(c, &cs, im, cnt);
@@ -730,7 +730,7 @@ void bench_suite_delayed(bench_ctx *c) {
                 mpn_mul_n((mp_limb_t *)want, (const mp_limb_t *)x.ma[l], (const mp_limb_t *)x.mb[l], (mp_size_t)n);
                 bench_check_limbs(&cm, "fp64_fma_mb4", x.mr[l], want, 2 * n);
             }
-            bench_impl im = {"tabai", "fp64_fma_mb4", "mul_n_fp64fma_mb4_avx2", dh_run, NULL, &x};
+            bench_impl im = {"tabai", "fp64_fma_mb4", "mul_n_fp64fma_mb4_avx2", dh_run, NULL, &x, 1};
             bench_measure(c, &cm, &im, 1);
             free(mbuf);
         }
@@ -793,7 +793,7 @@ void bench_suite_delayed(bench_ctx *c) {
                 }
                 bench_check_limbs(&cd, dk[k].kernel, got, want, 2 * n);
                 args[cnt] = x;
-                im[cnt] = (bench_impl){"tabai", dk[k].kernel, dk[k].symbol, dh_run, NULL, &args[cnt]};
+                im[cnt] = (bench_impl){"tabai", dk[k].kernel, dk[k].symbol, dh_run, NULL, &args[cnt], 1};
                 cnt++;
             }
             bench_measure(c, &cd, im, cnt);
@@ -822,7 +822,7 @@ void bench_suite_delayed(bench_ctx *c) {
             bench_check_limbs(&cs, tabai_kernel_name(ks[k]), r, want, m->n);
             args[k] = (dh_arg){.k = ks[k], .form = 8, .r = r, .a = a, .b = b, .ohta = ctx};
             im[k] = (bench_impl){"tabai", tabai_kernel_name(ks[k]), tabai_kernel_symbol(ks[k]), dh_run,
-                                 NULL, &args[k]};
+                                 NULL, &args[k], 1};
         }
         bench_measure(c, &cs, im, 3);
         free(ctx); free(a); free(b); free(want); free(r);

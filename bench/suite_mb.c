@@ -10,6 +10,9 @@
  *                for IFMA: 4d^2 + d per call of d digits; vpmuludq for the 32-bit baseline:
  *                2d^2 + d; zmm or ymm as the kernel), per lane: the floor of a kernel with
  *                those instructions on this core.
+ *   mont_sqr_mb  the same for the squaring kernels (bound: d(d+1)/2 products for a^2).
+ *   mb_to_digits, mb_from_digits  the transposes between L lanes of 64-bit limbs and the
+ *                digit layout (radix 2^w), ns per lane, every usable kernel's (L, w).
  *   rsa_private  the RSA private-key operation on the embedded keys (bench/moduli.h, from
  *                data/keys) of every selected size: tabai "scalar" (tabai_rsa_private_batch
  *                through the scalar loop) and "mb8" (the same 8 messages through the 8-lane
@@ -77,6 +80,30 @@ static void run_mb(void *v, size_t it) {
     mb_arg *a = v;
     for (size_t i = 0; i < it; i++) a->k->mont_mul(a->x, a->x, a->y, a->ctx->p, a->ctx->k0, a->ctx->d);
 }
+static void run_mb_sqr(void *v, size_t it) {
+    mb_arg *a = v;
+    for (size_t i = 0; i < it; i++) a->k->mont_sqr(a->x, a->x, a->ctx->p, a->ctx->k0, a->ctx->d);
+}
+static void run_scalar_sqr(void *v, size_t it) {
+    mb_arg *a = v;
+    for (size_t i = 0; i < it; i++) tabai_mont_sqr(a->mc, a->r, a->r);
+}
+/* the transposes: L lanes of n limbs <-> d digits x L lanes, per lane */
+typedef struct tr_arg {
+    const tabai_mb_kernel *k;
+    size_t n, d;
+    const uint64_t *lanes[TABAI_MB_MAX_LANES];
+    uint64_t *out[TABAI_MB_MAX_LANES];
+    uint64_t *x;
+} tr_arg;
+static void run_to_digits(void *v, size_t it) {
+    tr_arg *a = v;
+    for (size_t i = 0; i < it; i++) tabai_mb_to_digits(a->x, a->k->lanes, a->k->w, a->d, a->lanes, a->n);
+}
+static void run_from_digits(void *v, size_t it) {
+    tr_arg *a = v;
+    for (size_t i = 0; i < it; i++) tabai_mb_from_digits(a->out, a->n, a->x, a->k->lanes, a->k->w, a->d);
+}
 static void run_scalar(void *v, size_t it) {
     mb_arg *a = v;
     for (size_t i = 0; i < it; i++) tabai_mont_mul(a->mc, a->r, a->r, a->b);
@@ -98,7 +125,7 @@ static void limbs_of(uint64_t *r, size_t n, const mpz_t z) {
     mpz_export(r, NULL, -1, 8, 0, 0, z);
 }
 
-static void mont_mul_mb_op(bench_ctx *c) {
+static void mont_mul_mb_op(bench_ctx *c, int square) {
     const tabai_mb_kernel *ks[8];
     size_t nk = 0;
     for (const tabai_mb_kernel *k = tabai_mb_kernels; k->name; k++)
@@ -106,13 +133,14 @@ static void mont_mul_mb_op(bench_ctx *c) {
     for (size_t mi = 0; mi < c->mod_count; mi++) {
         const bench_mod *m = &c->mods[mi];
         if (m->bits > TABAI_MB_MAX_BITS) continue;
-        bench_case cs = {"mont_mul_mb", m->bits, m->name, m->n};
+        bench_case cs = {square ? "mont_sqr_mb" : "mont_mul_mb", m->bits, m->name, m->n};
         if (!bench_begin(c, &cs)) continue;
         const size_t n = m->n;
         uint64_t *a = bench_alloc(n * 8), *b = bench_alloc(n * 8), *want = bench_alloc(n * 8),
                  *got = bench_alloc(n * 8);
         bench_rand_below(c, a, m->p, n);
         bench_rand_below(c, b, m->p, n);
+        if (square) memcpy(b, a, n * 8);
         mpz_t A, B, P;
         mpz_inits(A, B, P, NULL);
         mpz_of(A, a, n);
@@ -138,7 +166,8 @@ static void mont_mul_mb_op(bench_ctx *c) {
         tabai_mont_mul(&mc, got, args[cnt].r, args[cnt].b);
         tabai_mont_from(&mc, got, got);
         bench_check_limbs(&cs, "mont_mul", got, want, n);
-        impls[cnt] = (bench_impl){"tabai", "scalar", "mont_mul", run_scalar, NULL, &args[cnt], 1};
+        impls[cnt] = (bench_impl){"tabai", "scalar", square ? "mont_sqr" : "mont_mul",
+                                  square ? run_scalar_sqr : run_scalar, NULL, &args[cnt], 1};
         cnt++;
         tabai_mb_mont *ctx = bench_alloc(nk * sizeof *ctx);
         for (size_t ki = 0; ki < nk; ki++) {
@@ -164,16 +193,21 @@ static void mont_mul_mb_op(bench_ctx *c) {
             tabai_mb_mont_to(&ctx[ki], x->y, x->y);
             /* check: from(to(a) * to(b)) = a*b mod p */
             uint64_t *t = bench_alloc(MB_WORDS * 8);
-            k->mont_mul(t, x->x, x->y, ctx[ki].p, ctx[ki].k0, ctx[ki].d);
+            if (square) k->mont_sqr(t, x->x, ctx[ki].p, ctx[ki].k0, ctx[ki].d);
+            else k->mont_mul(t, x->x, x->y, ctx[ki].p, ctx[ki].k0, ctx[ki].d);
             tabai_mb_mont_from(&ctx[ki], t, t);
             tabai_mb_from_digits(rl, n, t, k->lanes, k->w, ctx[ki].d);
             free(t);
             bench_check_limbs(&cs, k->mul_sym, got, want, n);
-            impls[cnt] = (bench_impl){"tabai", k->name, k->mul_sym, run_mb, NULL, x, k->lanes};
+            impls[cnt] = (bench_impl){"tabai", k->name, square ? k->sqr_sym : k->mul_sym,
+                                      square ? run_mb_sqr : run_mb, NULL, x, k->lanes};
             cnt++;
             const uint64_t d = ctx[ki].d;
             args[cnt].loop = (void (*)(uint64_t))bound_loop(k);
-            args[cnt].insns = k->w == 52 ? 4 * d * d + d : 2 * d * d + d;
+            /* multiplies of the kernel's algorithm: a*b (or the d(d+1)/2 products of a^2),
+             * q*p, and q; IFMA takes two instructions (low, high) a product */
+            const uint64_t ab = square ? d * (d + 1) / 2 : d * d;
+            args[cnt].insns = k->w == 52 ? 2 * ab + 2 * d * d + d : ab + d * d + d;
             impls[cnt] = (bench_impl){"bound", k->name, NULL, run_bound, NULL, &args[cnt], k->lanes};
             cnt++;
         }
@@ -336,10 +370,54 @@ static void rsa_private_op(bench_ctx *c) {
     }
 }
 
+/* mb_to_digits / mb_from_digits: the transposes of one group, ns per lane */
+static void transpose_op(bench_ctx *c, int to) {
+    for (size_t mi = 0; mi < c->mod_count; mi++) {
+        const bench_mod *m = &c->mods[mi];
+        if (m->bits > TABAI_MB_MAX_BITS) continue;
+        bench_case cs = {to ? "mb_to_digits" : "mb_from_digits", m->bits, m->name, m->n};
+        if (!bench_begin(c, &cs)) continue;
+        tr_arg args[8];
+        bench_impl impls[8];
+        size_t cnt = 0;
+        uint64_t *src = bench_alloc(TABAI_MB_MAX_LANES * m->n * 8);
+        bench_rand_limbs(c, src, TABAI_MB_MAX_LANES * m->n);
+        for (const tabai_mb_kernel *k = tabai_mb_kernels; k->name && cnt < 8; k++) {
+            if (!tabai_mb_kernel_usable(k)) continue;
+            tr_arg *a = &args[cnt];
+            a->k = k;
+            a->n = m->n;
+            a->d = tabai_mb_digits(64 * m->n, k->w);
+            a->x = bench_alloc(MB_WORDS * 8);
+            for (unsigned l = 0; l < k->lanes; l++) {
+                a->lanes[l] = src + l * m->n;
+                a->out[l] = bench_alloc(m->n * 8);
+            }
+            /* check: the round trip gives the limbs back */
+            run_to_digits(a, 1);
+            run_from_digits(a, 1);
+            for (unsigned l = 0; l < k->lanes; l++)
+                bench_check_limbs(&cs, "mb_from_digits(mb_to_digits)", a->out[l], a->lanes[l], m->n);
+            impls[cnt] = (bench_impl){"tabai", k->name, to ? "mb_to_digits" : "mb_from_digits",
+                                      to ? run_to_digits : run_from_digits, NULL, a, k->lanes};
+            cnt++;
+        }
+        bench_measure(c, &cs, impls, cnt);
+        for (size_t i = 0; i < cnt; i++) {
+            free(args[i].x);
+            for (unsigned l = 0; l < args[i].k->lanes; l++) free(args[i].out[l]);
+        }
+        free(src);
+    }
+}
+
 void bench_suite_mb(bench_ctx *c) {
     bench_kernel(c, "scalar");
     for (const tabai_mb_kernel *k = tabai_mb_kernels; k->name; k++) bench_kernel(c, k->name);
     bench_kernel(c, "mb8");
-    if (bench_op(c, "mont_mul_mb")) mont_mul_mb_op(c);
+    if (bench_op(c, "mont_mul_mb")) mont_mul_mb_op(c, 0);
+    if (bench_op(c, "mont_sqr_mb")) mont_mul_mb_op(c, 1);
+    if (bench_op(c, "mb_to_digits")) transpose_op(c, 1);
+    if (bench_op(c, "mb_from_digits")) transpose_op(c, 0);
     if (bench_op(c, "rsa_private")) rsa_private_op(c);
 }

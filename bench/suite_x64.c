@@ -119,21 +119,21 @@ void bench_suite_x64(bench_ctx *c) {
             case 2:
                 kb->mont_mul[s](r0, a, b, p, pinv, n), kg->mont_mul[s](r1, a, b, p, pinv, n);
                 bench_check_limbs(&cs, kb->mont_mul_sym[s], r0, r1, n);
-                im[cnt++] = (bench_impl){"tabai", "bmi2", kb->mont_mul_sym[s], run_mont_mul, NULL, &xb};
-                im[cnt++] = (bench_impl){"tabai", "generic", kg->mont_mul_sym[s], run_mont_mul, NULL, &xg};
+                im[cnt++] = (bench_impl){"tabai", "bmi2", kb->mont_mul_sym[s], run_mont_mul, NULL, &xb, 1};
+                im[cnt++] = (bench_impl){"tabai", "generic", kg->mont_mul_sym[s], run_mont_mul, NULL, &xg, 1};
                 xo.mulx = 2 * (uint64_t)n * n + n;
                 break;
             default:
                 kb->mont_sqr[s](r0, a, p, pinv, n), kg->mont_sqr[s](r1, a, p, pinv, n);
                 bench_check_limbs(&cs, kb->mont_sqr_sym[s], r0, r1, n);
-                im[cnt++] = (bench_impl){"tabai", "bmi2", kb->mont_sqr_sym[s], run_mont_sqr, NULL, &xb};
-                im[cnt++] = (bench_impl){"tabai", "generic", kg->mont_sqr_sym[s], run_mont_sqr, NULL, &xg};
+                im[cnt++] = (bench_impl){"tabai", "bmi2", kb->mont_sqr_sym[s], run_mont_sqr, NULL, &xb, 1};
+                im[cnt++] = (bench_impl){"tabai", "generic", kg->mont_sqr_sym[s], run_mont_sqr, NULL, &xg, 1};
                 xo.mulx = (uint64_t)n * (n + 1) / 2 + (uint64_t)n * n + n;
                 break;
             }
             /* the timed Montgomery loops feed r back in: start from a reduced value */
             if (op >= 2) memcpy(r0, a, 8 * n), memcpy(r1, a, 8 * n);
-            im[cnt++] = (bench_impl){"bound", "mulx", NULL, run_bound, NULL, &xo};
+            im[cnt++] = (bench_impl){"bound", "mulx", NULL, run_bound, NULL, &xo, 1};
             bench_measure(c, &cs, im, cnt);
             free(buf);
         }

@@ -46,6 +46,7 @@ typedef void (*tabai_mb_scan_fn)(uint64_t *ent, const uint64_t *tab, size_t entr
 typedef struct tabai_mb_kernel {
     const char *name;      /* bench `kernel` label: "ifma_zmm", "ifma_ymm", "avx512f32_zmm", ... */
     const char *mul_sym;   /* symbol without tabai_: "mont_mul_r52n_mb8_ifma" */
+    const char *sqr_sym;   /* "mont_sqr_r52n_mb8_ifma" */
     unsigned lanes;        /* L: 4 (ymm) or 8 (zmm) */
     unsigned w;            /* digit bits: 52 or 32 */
     unsigned features;     /* TABAI_CPU_* bits the CPU needs */
