@@ -60,17 +60,21 @@
 #define V_BLEND(m, x, y) _mm512_mask_blend_epi64((m), (x), (y)) /* m ? y : x */
 #define IFMA_SFX _zmm_r
 #define IFMA_TMAX IFMA_MAXD
+#define IFMA_REGS 0
 #define IFMA_UNROLL _Pragma("GCC unroll 2")
 #include "mont_ifma.c"
 #undef IFMA_SFX
 #undef IFMA_TMAX
+#undef IFMA_REGS
 #undef IFMA_UNROLL
 #define IFMA_SFX _zmm_u
 #define IFMA_TMAX IFMA_SMALLD
+#define IFMA_REGS 1
 #define IFMA_UNROLL _Pragma("GCC unroll 16")
 #include "mont_ifma.c"
 #undef IFMA_SFX
 #undef IFMA_TMAX
+#undef IFMA_REGS
 #undef IFMA_UNROLL
 #undef VT
 #undef VL
@@ -104,13 +108,16 @@
 #define V_BLEND(m, x, y) _mm256_mask_blend_epi64((m), (x), (y))
 #define IFMA_SFX _ymm_r
 #define IFMA_TMAX IFMA_MAXD
+#define IFMA_REGS 0
 #define IFMA_UNROLL _Pragma("GCC unroll 2")
 #include "mont_ifma.c"
 #undef IFMA_SFX
 #undef IFMA_TMAX
+#undef IFMA_REGS
 #undef IFMA_UNROLL
 #define IFMA_SFX _ymm_u
 #define IFMA_TMAX IFMA_SMALLD
+#define IFMA_REGS 1
 #define IFMA_UNROLL _Pragma("GCC unroll 16")
 #include "mont_ifma.c"
 
@@ -235,19 +242,20 @@ TABAI_INLINE void FN(row1)(VT *t, VT ai, const uint64_t *b, const uint64_t *p, V
  * per row is q -> the two q-terms of the next digit -> its q (9 cycles); everything else is
  * throughput. */
 TABAI_INLINE void FN(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_t *p, VT k0,
-                           VT m52, size_t d) {
+                           VT m52, size_t d, const int first) {
     const VT z = V_ZERO();
+#define IFMA_T(j) (first ? z : t[j]) /* the first pass starts from t = 0, never stored */
     VT b0 = V_LD(b), b1 = V_LD(b + VL), b2 = V_LD(b + 2 * VL);
     VT p0 = V_LD(p), p1 = V_LD(p + VL), p2 = V_LD(p + 2 * VL);
     /* digit 0: q0; digit 1: q1 */
-    VT u0 = V_ADD(t[0], V_ML(z, a0, b0));
+    VT u0 = V_ADD(IFMA_T(0), V_ML(z, a0, b0));
     VT q0 = V_ML(z, u0, k0);
-    VT s1 = V_ML(V_MH(V_ML(t[1], a0, b1), a0, b0), a1, b0);
+    VT s1 = V_ML(V_MH(V_ML(IFMA_T(1), a0, b1), a0, b0), a1, b0);
     s1 = V_ADD(s1, FN(qcarry)(u0, m52));
     VT u1 = V_ADD(V_ML(s1, q0, p1), V_MH(z, q0, p0));
     VT q1 = V_ML(z, u1, k0);
     /* digit 2 -> t[0], the q1-terms last and side by side */
-    VT x = V_MH(V_ML(V_MH(V_ML(t[2], a0, b2), a0, b1), q0, p2), q0, p1);
+    VT x = V_MH(V_ML(V_MH(V_ML(IFMA_T(2), a0, b2), a0, b1), q0, p2), q0, p1);
     VT y = V_MH(V_ML(FN(qcarry)(u1, m52), a1, b1), a1, b0);
     t[0] = V_ADD(V_ML(x, q1, p1), V_MH(y, q1, p0));
     /* digits 3 .. d-1 -> t[j-2]: two chains of four */
@@ -255,7 +263,7 @@ TABAI_INLINE void FN(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_
     IFMA_UNROLL
     for (size_t j = 3; j < d; j++) {
         VT bj = V_LD(b + j * VL), pj = V_LD(p + j * VL);
-        x = V_ML(t[j], a0, bj);
+        x = V_ML(IFMA_T(j), a0, bj);
         y = V_ML(z, a1, bm1);
         x = V_MH(x, a0, bm1);
         y = V_MH(y, a1, bm2);
@@ -274,19 +282,23 @@ TABAI_INLINE void FN(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_
     y = V_MH(V_ML(V_MH(z, a1, bm2), q1, pm1), q1, pm2);
     t[d - 2] = V_ADD(x, y);
     t[d - 1] = V_ADD(V_MH(z, a1, bm1), V_MH(z, q1, pm1));
+#undef IFMA_T
 }
 
 /* r = T mod p for T = t (d digits, unnormalised, T < 2p): normalise, T - p by a borrow
- * chain, keep T where that borrows (mask from vpcmpq, blend). */
-TABAI_INLINE void FN(final)(uint64_t *r, VT *t, const uint64_t *p, VT m52, size_t d) {
-    VT s[IFMA_TMAX];
+ * chain, keep T where that borrows (mask from vpcmpq, blend). With the digits in registers
+ * (unrolled bodies) T and T - p are kept side by side; otherwise T is written to r and T - p
+ * computed again in the second pass: 2 d stores instead of 3 d (a zmm store takes 2 cycles
+ * on Zen 4). */
+TABAI_INLINE void FN(final)(uint64_t *r, const VT *t, const uint64_t *p, VT m52, size_t d) {
     VT c = V_ZERO(), bw = V_ZERO();
+#if IFMA_REGS
+    VT n[IFMA_TMAX], s[IFMA_TMAX];
     IFMA_UNROLL
     for (size_t j = 0; j < d; j++) {
         VT x = V_ADD(t[j], c);
         c = V_SRL(x, 52);
-        x = V_AND(x, m52);
-        t[j] = x;
+        n[j] = x = V_AND(x, m52);
         VT e = V_SUB(V_SUB(x, V_LD(p + j * VL)), bw);
         bw = V_SRL(e, 63);
         s[j] = V_AND(e, m52);
@@ -294,7 +306,26 @@ TABAI_INLINE void FN(final)(uint64_t *r, VT *t, const uint64_t *p, VT m52, size_
     /* c - bw < 0: T < p, keep T; else T - p */
     const __mmask8 keep = V_LTZ_MASK(V_SUB(c, bw));
     IFMA_UNROLL
-    for (size_t j = 0; j < d; j++) V_ST(r + j * VL, V_BLEND(keep, s[j], t[j]));
+    for (size_t j = 0; j < d; j++) V_ST(r + j * VL, V_BLEND(keep, s[j], n[j]));
+#else
+    IFMA_UNROLL
+    for (size_t j = 0; j < d; j++) {
+        VT x = V_ADD(t[j], c);
+        c = V_SRL(x, 52);
+        x = V_AND(x, m52);
+        V_ST(r + j * VL, x);
+        bw = V_SRL(V_SUB(V_SUB(x, V_LD(p + j * VL)), bw), 63);
+    }
+    const __mmask8 keep = V_LTZ_MASK(V_SUB(c, bw));
+    bw = V_ZERO();
+    IFMA_UNROLL
+    for (size_t j = 0; j < d; j++) {
+        VT x = V_LD(r + j * VL);
+        VT e = V_SUB(V_SUB(x, V_LD(p + j * VL)), bw);
+        bw = V_SRL(e, 63);
+        V_ST(r + j * VL, V_BLEND(keep, V_AND(e, m52), x));
+    }
+#endif
 }
 
 /* r = a*b*2^(-52 d) mod p per lane (contract of tabai_mb_mont_mul_fn). */
@@ -302,14 +333,14 @@ TABAI_INLINE void FN(mont_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b
                                const uint64_t *p, const uint64_t *k0p, size_t d) {
     VT t[IFMA_TMAX];
     const VT m52 = V_SET1(IFMA_M52), k0 = V_LD(k0p);
-    const VT z = FN(opaque_zero)();
-    IFMA_UNROLL
-    for (size_t j = 0; j < d; j++) t[j] = z;
     size_t i = 0;
-    if (d >= 3) {
+    if (d >= 3) { /* the first pass reads no t: no zeroing */
+        FN(row2)(t, V_LD(a), V_LD(a + VL), b, p, k0, m52, d, 1);
         IFMA_UNROLL
-        for (; i + 1 < d; i += 2)
-            FN(row2)(t, V_LD(a + i * VL), V_LD(a + (i + 1) * VL), b, p, k0, m52, d);
+        for (i = 2; i + 1 < d; i += 2)
+            FN(row2)(t, V_LD(a + i * VL), V_LD(a + (i + 1) * VL), b, p, k0, m52, d, 0);
+    } else {
+        for (size_t j = 0; j < d; j++) t[j] = V_ZERO();
     }
     IFMA_UNROLL
     for (; i < d; i++) FN(row1)(t, V_LD(a + i * VL), b, p, k0, m52, d);
@@ -317,60 +348,79 @@ TABAI_INLINE void FN(mont_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b
     FN(final)(r, t, p, m52, d);
 }
 
-/* ---- squaring: the square with half the products, then the reduction (absolute digits) ---- */
+/* ---- squaring: the square with half the products, then the reduction (absolute digits) ----
+ * Column c of s is written first by the off-diagonal pass that reaches it first (no zeroing:
+ * in pass i, the columns i + j with j >= d are new, all of them in the first pass), and
+ * doubled, with its square term added, by the reduction pass that reaches it first (all
+ * columns of the first pass, the columns i + d and i + d + 1 of the others). Columns 0 and
+ * 2d - 1 have no off-diagonal term and are never read before that. */
 
-/* Off-diagonal terms of rows i and i+1 (i + 3 <= d) into column k = i + j, as far as present:
- * lo(a_i a_j), hi(a_i a_{j-1}), lo(a_{i+1} a_{j-1}), hi(a_{i+1} a_{j-2}) for pairs with a
- * smaller first index. The conditions are on public indices only. */
-TABAI_INLINE VT FN(sq_edge)(VT x, VT a0, VT a1, const uint64_t *a, size_t i, size_t j,
-                            size_t d) {
-    if (j <= d - 1) x = V_ML(x, a0, V_LD(a + j * VL));
-    if (j >= i + 2 && j <= d) x = V_MH(x, a0, V_LD(a + (j - 1) * VL));
-    if (j >= i + 3 && j <= d) x = V_ML(x, a1, V_LD(a + (j - 1) * VL));
-    if (j >= i + 4 && j <= d + 1) x = V_MH(x, a1, V_LD(a + (j - 2) * VL));
-    return x;
-}
+/* column i + j of the off-diagonal sum before pass i adds to it */
+#define IFMA_OFF(j) (first || (j) >= d ? V_ZERO() : s[i + (j)])
 
-TABAI_INLINE void FN(sq_rows2)(VT *s, const uint64_t *a, size_t i, size_t d) {
-    const VT a0 = V_LD(a + i * VL), a1 = V_LD(a + (i + 1) * VL);
-    size_t j = i + 1;
-    for (; j <= i + 3; j++) s[i + j] = FN(sq_edge)(s[i + j], a0, a1, a, i, j, d);
-    if (j < d) { /* the columns with all four terms */
-        VT am1 = V_LD(a + (j - 1) * VL), am2 = V_LD(a + (j - 2) * VL); /* a_{j-1}, a_{j-2} */
+/* Off-diagonal terms of rows i and i+1 (i + 3 <= d) into column i + j: lo(a_i a_j),
+ * hi(a_i a_{j-1}), lo(a_{i+1} a_{j-1}), hi(a_{i+1} a_{j-2}), as far as the pairs have a
+ * smaller first index (j = i+1 .. i+3 and d, d+1 have fewer terms). */
+TABAI_INLINE void FN(sq_rows2)(VT *s, const uint64_t *a, size_t i, size_t d, const int first) {
+    const VT a0 = V_LD(a + i * VL), a1 = V_LD(a + (i + 1) * VL), a2 = V_LD(a + (i + 2) * VL);
+    s[2 * i + 1] = V_ML(IFMA_OFF(i + 1), a0, a1);
+    s[2 * i + 2] = V_MH(V_ML(IFMA_OFF(i + 2), a0, a2), a0, a1);
+    VT am1 = a2; /* a_{j-1} */
+    if (i + 3 < d) {
+        VT a3 = V_LD(a + (i + 3) * VL), am2 = a2;
+        s[2 * i + 3] = V_ML(V_MH(V_ML(IFMA_OFF(i + 3), a0, a3), a0, a2), a1, a2);
+        am1 = a3;
         IFMA_UNROLL
-        for (; j < d; j++) {
+        for (size_t j = i + 4; j < d; j++) { /* the columns with all four terms */
             VT aj = V_LD(a + j * VL);
-            s[i + j] = V_MH(V_ML(V_MH(V_ML(s[i + j], a0, aj), a0, am1), a1, am1), a1, am2);
+            VT x = first ? V_ZERO() : s[i + j];
+            s[i + j] = V_MH(V_ML(V_MH(V_ML(x, a0, aj), a0, am1), a1, am1), a1, am2);
             am2 = am1;
             am1 = aj;
         }
+        s[i + d] = V_MH(V_ML(V_MH(V_ZERO(), a0, am1), a1, am1), a1, am2);
+    } else { /* i + 3 == d: column i + 3 is column i + d */
+        s[i + d] = V_ML(V_MH(V_ZERO(), a0, a2), a1, a2);
     }
-    for (; j <= d + 1; j++) s[i + j] = FN(sq_edge)(s[i + j], a0, a1, a, i, j, d);
+    s[i + d + 1] = V_MH(V_ZERO(), a1, am1);
 }
 
 /* Off-diagonal terms of row i alone (i + 2 == d): lo(a_i a_{d-1}), hi(a_i a_{d-1}). */
-TABAI_INLINE void FN(sq_row1)(VT *s, const uint64_t *a, size_t i, size_t d) {
+TABAI_INLINE void FN(sq_row1)(VT *s, const uint64_t *a, size_t i, size_t d, const int first) {
     const VT a0 = V_LD(a + i * VL), a1 = V_LD(a + (d - 1) * VL);
-    s[i + d - 1] = V_ML(s[i + d - 1], a0, a1);
-    s[i + d] = V_MH(s[i + d], a0, a1);
+    s[i + d - 1] = V_ML(IFMA_OFF(d - 1), a0, a1);
+    s[i + d] = V_MH(V_ZERO(), a0, a1);
+}
+#undef IFMA_OFF
+
+/* Column c of the square on the reduction's first visit: 2 (off-diagonal sum) + the square
+ * term, lo(a_{c/2}^2) for even c, hi(a_{(c-1)/2}^2) for odd c. */
+TABAI_INLINE VT FN(sq_col)(const VT *s, const uint64_t *a, size_t c, size_t d) {
+    const VT ak = V_LD(a + (c / 2) * VL);
+    const VT x = (c == 0 || c == 2 * d - 1) ? V_ZERO() : V_ADD(s[c], s[c]);
+    return (c & 1) ? V_MH(x, ak, ak) : V_ML(x, ak, ak);
 }
 
-/* Reduction rows i, i+1 (d >= 2), s relative to digit i: s += (q0 + 2^52 q1) p, the carries
- * of digits 0 and 1 passed up. */
-TABAI_INLINE void FN(red2)(VT *s, const uint64_t *p, VT k0, VT m52, size_t d) {
+/* column i + j as the reduction pass i reads it */
+#define IFMA_COL(j) (first || (j) >= d ? FN(sq_col)(s, a, i + (j), d) : s[i + (j)])
+
+/* Reduction rows i, i+1 (d >= 2): s += (q0 + 2^52 q1) p 2^(52 i), the carries of digits i and
+ * i + 1 passed up. */
+TABAI_INLINE void FN(red2)(VT *s, const uint64_t *a, size_t i, const uint64_t *p, VT k0,
+                           VT m52, size_t d, const int first) {
     const VT z = V_ZERO();
     VT p0 = V_LD(p), p1 = V_LD(p + VL);
-    VT u0 = s[0];
+    VT u0 = IFMA_COL(0);
     VT q0 = V_ML(z, u0, k0);
-    VT u1 = V_ADD(V_ML(V_ADD(s[1], FN(qcarry)(u0, m52)), q0, p1), V_MH(z, q0, p0));
+    VT u1 = V_ADD(V_ML(V_ADD(IFMA_COL(1), FN(qcarry)(u0, m52)), q0, p1), V_MH(z, q0, p0));
     VT q1 = V_ML(z, u1, k0);
     VT c = FN(qcarry)(u1, m52);
     VT pm1 = p1, pm2 = p0;
     size_t j = 2;
     if (d >= 3) { /* digit 2: the carry and the q1-terms side by side */
         VT p2 = V_LD(p + 2 * VL);
-        VT x = V_MH(V_ML(s[2], q0, p2), q0, p1);
-        s[2] = V_ADD(V_ML(x, q1, p1), V_MH(c, q1, p0));
+        VT x = V_MH(V_ML(IFMA_COL(2), q0, p2), q0, p1);
+        s[i + 2] = V_ADD(V_ML(x, q1, p1), V_MH(c, q1, p0));
         pm2 = p1;
         pm1 = p2;
         c = z;
@@ -379,31 +429,36 @@ TABAI_INLINE void FN(red2)(VT *s, const uint64_t *p, VT k0, VT m52, size_t d) {
     IFMA_UNROLL
     for (; j < d; j++) {
         VT pj = V_LD(p + j * VL);
-        s[j] = V_MH(V_ML(V_MH(V_ML(s[j], q0, pj), q0, pm1), q1, pm1), q1, pm2);
+        VT x = first ? FN(sq_col)(s, a, i + j, d) : s[i + j];
+        s[i + j] = V_MH(V_ML(V_MH(V_ML(x, q0, pj), q0, pm1), q1, pm1), q1, pm2);
         pm2 = pm1;
         pm1 = pj;
     }
-    VT x = V_MH(V_ADD(s[d], c), q0, pm1);
+    VT x = V_MH(V_ADD(FN(sq_col)(s, a, i + d, d), c), q0, pm1);
     VT y = V_MH(V_ML(z, q1, pm1), q1, pm2);
-    s[d] = V_ADD(x, y);
-    s[d + 1] = V_MH(s[d + 1], q1, pm1);
+    s[i + d] = V_ADD(x, y);
+    s[i + d + 1] = V_MH(FN(sq_col)(s, a, i + d + 1, d), q1, pm1);
 }
 
-/* Reduction row i alone, s relative to digit i. */
-TABAI_INLINE void FN(red1)(VT *s, const uint64_t *p, VT k0, VT m52, size_t d) {
+/* Reduction row i alone (i == d - 1). */
+TABAI_INLINE void FN(red1)(VT *s, const uint64_t *a, size_t i, const uint64_t *p, VT k0,
+                           VT m52, size_t d, const int first) {
     const VT z = V_ZERO();
-    VT u = s[0];
+    VT u = IFMA_COL(0);
     VT q = V_ML(z, u, k0);
     VT c = FN(qcarry)(u, m52);
     VT pm = V_LD(p);
     IFMA_UNROLL
     for (size_t j = 1; j < d; j++) {
         VT pj = V_LD(p + j * VL);
-        s[j] = V_MH(V_ML(j == 1 ? V_ADD(s[1], c) : s[j], q, pj), q, pm);
+        VT x = IFMA_COL(j);
+        s[i + j] = V_MH(V_ML(j == 1 ? V_ADD(x, c) : x, q, pj), q, pm);
         pm = pj;
     }
-    s[d] = V_MH(d == 1 ? V_ADD(s[1], c) : s[d], q, pm);
+    VT x = FN(sq_col)(s, a, i + d, d);
+    s[i + d] = V_MH(d == 1 ? V_ADD(x, c) : x, q, pm);
 }
+#undef IFMA_COL
 
 /* r = a^2*2^(-52 d) mod p per lane (contract of tabai_mb_mont_sqr_fn): the off-diagonal
  * products a_i a_j (i < j) once, doubled, the squares a_i^2 added (d^2 + d madds), then d
@@ -414,25 +469,20 @@ TABAI_INLINE void FN(mont_sqr)(uint64_t *r, const uint64_t *a, const uint64_t *p
                                const uint64_t *k0p, size_t d) {
     VT s[2 * IFMA_TMAX + 2];
     const VT m52 = V_SET1(IFMA_M52), k0 = V_LD(k0p);
-    const VT z = FN(opaque_zero)();
-    IFMA_UNROLL
-    for (size_t j = 0; j < 2 * d; j++) s[j] = z;
     size_t i = 0;
-    IFMA_UNROLL
-    for (; i + 3 <= d; i += 2) FN(sq_rows2)(s, a, i, d);
-    if (i + 2 == d) FN(sq_row1)(s, a, i, d);
-    IFMA_UNROLL
-    for (i = 0; i < d; i++) {
-        VT ai = V_LD(a + i * VL);
-        s[2 * i] = V_ML(V_ADD(s[2 * i], s[2 * i]), ai, ai);
-        s[2 * i + 1] = V_MH(V_ADD(s[2 * i + 1], s[2 * i + 1]), ai, ai);
+    if (d >= 3) {
+        FN(sq_rows2)(s, a, 0, d, 1);
+        IFMA_UNROLL
+        for (i = 2; i + 3 <= d; i += 2) FN(sq_rows2)(s, a, i, d, 0);
     }
+    if (i + 2 == d) FN(sq_row1)(s, a, i, d, d == 2);
     i = 0;
     if (d >= 2) {
+        FN(red2)(s, a, 0, p, k0, m52, d, 1);
         IFMA_UNROLL
-        for (; i + 1 < d; i += 2) FN(red2)(s + i, p, k0, m52, d);
+        for (i = 2; i + 1 < d; i += 2) FN(red2)(s, a, i, p, k0, m52, d, 0);
     }
-    if (i < d) FN(red1)(s + i, p, k0, m52, d);
+    if (i < d) FN(red1)(s, a, i, p, k0, m52, d, d == 1);
     FN(final)(r, s + d, p, m52, d);
 }
 
