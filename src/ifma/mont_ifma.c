@@ -218,18 +218,19 @@ TABAI_INLINE VT FN(opaque_zero)(void) {
     return z;
 }
 
-/* One row, any d >= 1 (relative digits): t = (t + ai*b + q*p) / 2^52. */
+/* One row, any d >= 1 (relative digits): t = (t + ai*b + q*p) / 2^52. Digits 0 and 1 come
+ * from h (registers) when h is given, else from t. */
 TABAI_INLINE void FN(row1)(VT *t, VT ai, const uint64_t *b, const uint64_t *p, VT k0, VT m52,
-                           size_t d) {
+                           size_t d, const VT *h) {
     const VT z = V_ZERO();
     VT bm = V_LD(b), pm = V_LD(p); /* b_{j-1}, p_{j-1} */
-    VT u = V_ADD(t[0], V_ML(z, ai, bm));
+    VT u = V_ADD(h ? h[0] : t[0], V_ML(z, ai, bm));
     VT q = V_ML(z, u, k0);
     VT c = FN(qcarry)(u, m52);
     IFMA_UNROLL
     for (size_t j = 1; j < d; j++) {
         VT bj = V_LD(b + j * VL), pj = V_LD(p + j * VL);
-        VT x = V_MH(V_ML(t[j], ai, bj), ai, bm);
+        VT x = V_MH(V_ML(h && j == 1 ? h[1] : t[j], ai, bj), ai, bm);
         VT y = V_MH(j == 1 ? c : z, q, pm);
         t[j - 1] = V_ADD(V_ML(x, q, pj), y);
         bm = bj;
@@ -238,13 +239,29 @@ TABAI_INLINE void FN(row1)(VT *t, VT ai, const uint64_t *b, const uint64_t *p, V
     t[d - 1] = V_ADD(V_MH(d == 1 ? c : z, ai, bm), V_MH(z, q, pm));
 }
 
+/* Digit j of two rows: t_j + lo(a0 b_j) + hi(a0 b_{j-1}) + lo(a1 b_{j-1}) + hi(a1 b_{j-2})
+ * + the same with q0, q1 and p, in two chains of four. */
+TABAI_INLINE VT FN(col2)(VT tj, VT a0, VT a1, VT q0, VT q1, VT bj, VT bm1, VT bm2, VT pj, VT pm1,
+                         VT pm2) {
+    const VT z = V_ZERO();
+    VT x = V_ML(tj, a0, bj), y = V_ML(z, a1, bm1);
+    x = V_MH(x, a0, bm1);
+    y = V_MH(y, a1, bm2);
+    x = V_ML(x, q0, pj);
+    y = V_ML(y, q1, pm1);
+    x = V_MH(x, q0, pm1);
+    y = V_MH(y, q1, pm2);
+    return V_ADD(x, y);
+}
+
 /* Two rows, d >= 3: t = (t + a0*b + q0*p + 2^52 (a1*b + q1*p)) / 2^104. The critical path
  * per row is q -> the two q-terms of the next digit -> its q (9 cycles); everything else is
- * throughput. */
+ * throughput. The new digits 0 and 1 are also left in h, where the next pass reads them
+ * (no store-to-load forwarding on the path from one pass's q to the next). */
 TABAI_INLINE void FN(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_t *p, VT k0,
-                           VT m52, size_t d, const int first) {
+                           VT m52, size_t d, const int first, VT *h) {
     const VT z = V_ZERO();
-#define IFMA_T(j) (first ? z : t[j]) /* the first pass starts from t = 0, never stored */
+#define IFMA_T(j) (first ? z : (j) < 2 ? h[j] : t[j]) /* the first pass starts from t = 0 */
     VT b0 = V_LD(b), b1 = V_LD(b + VL), b2 = V_LD(b + 2 * VL);
     VT p0 = V_LD(p), p1 = V_LD(p + VL), p2 = V_LD(p + 2 * VL);
     /* digit 0: q0; digit 1: q1 */
@@ -257,21 +274,23 @@ TABAI_INLINE void FN(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_
     /* digit 2 -> t[0], the q1-terms last and side by side */
     VT x = V_MH(V_ML(V_MH(V_ML(IFMA_T(2), a0, b2), a0, b1), q0, p2), q0, p1);
     VT y = V_MH(V_ML(FN(qcarry)(u1, m52), a1, b1), a1, b0);
-    t[0] = V_ADD(V_ML(x, q1, p1), V_MH(y, q1, p0));
-    /* digits 3 .. d-1 -> t[j-2]: two chains of four */
+    h[0] = t[0] = V_ADD(V_ML(x, q1, p1), V_MH(y, q1, p0));
+    /* digits 3 .. d-1 -> t[j-2] */
     VT bm1 = b2, bm2 = b1, pm1 = p2, pm2 = p1; /* b_{j-1}, b_{j-2}, p_{j-1}, p_{j-2} */
+    size_t j = 3;
+    if (d >= 4) {
+        VT b3 = V_LD(b + 3 * VL), p3 = V_LD(p + 3 * VL);
+        h[1] = t[1] = FN(col2)(IFMA_T(3), a0, a1, q0, q1, b3, bm1, bm2, p3, pm1, pm2);
+        bm2 = bm1;
+        bm1 = b3;
+        pm2 = pm1;
+        pm1 = p3;
+        j = 4;
+    }
     IFMA_UNROLL
-    for (size_t j = 3; j < d; j++) {
+    for (; j < d; j++) {
         VT bj = V_LD(b + j * VL), pj = V_LD(p + j * VL);
-        x = V_ML(IFMA_T(j), a0, bj);
-        y = V_ML(z, a1, bm1);
-        x = V_MH(x, a0, bm1);
-        y = V_MH(y, a1, bm2);
-        x = V_ML(x, q0, pj);
-        y = V_ML(y, q1, pm1);
-        x = V_MH(x, q0, pm1);
-        y = V_MH(y, q1, pm2);
-        t[j - 2] = V_ADD(x, y);
+        t[j - 2] = FN(col2)(IFMA_T(j), a0, a1, q0, q1, bj, bm1, bm2, pj, pm1, pm2);
         bm2 = bm1;
         bm1 = bj;
         pm2 = pm1;
@@ -281,6 +300,7 @@ TABAI_INLINE void FN(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_
     x = V_MH(V_MH(V_ML(z, a1, bm1), a0, bm1), q0, pm1);
     y = V_MH(V_ML(V_MH(z, a1, bm2), q1, pm1), q1, pm2);
     t[d - 2] = V_ADD(x, y);
+    if (d == 3) h[1] = t[1];
     t[d - 1] = V_ADD(V_MH(z, a1, bm1), V_MH(z, q1, pm1));
 #undef IFMA_T
 }
@@ -331,19 +351,21 @@ TABAI_INLINE void FN(final)(uint64_t *r, const VT *t, const uint64_t *p, VT m52,
 /* r = a*b*2^(-52 d) mod p per lane (contract of tabai_mb_mont_mul_fn). */
 TABAI_INLINE void FN(mont_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                const uint64_t *p, const uint64_t *k0p, size_t d) {
-    VT t[IFMA_TMAX];
+    VT t[IFMA_TMAX], h[2];
     const VT m52 = V_SET1(IFMA_M52), k0 = V_LD(k0p);
     size_t i = 0;
     if (d >= 3) { /* the first pass reads no t: no zeroing */
-        FN(row2)(t, V_LD(a), V_LD(a + VL), b, p, k0, m52, d, 1);
+        FN(row2)(t, V_LD(a), V_LD(a + VL), b, p, k0, m52, d, 1, h);
         IFMA_UNROLL
         for (i = 2; i + 1 < d; i += 2)
-            FN(row2)(t, V_LD(a + i * VL), V_LD(a + (i + 1) * VL), b, p, k0, m52, d, 0);
+            FN(row2)(t, V_LD(a + i * VL), V_LD(a + (i + 1) * VL), b, p, k0, m52, d, 0, h);
+        if (i < d) FN(row1)(t, V_LD(a + i * VL), b, p, k0, m52, d, h);
     } else {
-        for (size_t j = 0; j < d; j++) t[j] = V_ZERO();
+        const VT z = FN(opaque_zero)();
+        for (size_t j = 0; j < d; j++) t[j] = z;
+        IFMA_UNROLL
+        for (; i < d; i++) FN(row1)(t, V_LD(a + i * VL), b, p, k0, m52, d, NULL);
     }
-    IFMA_UNROLL
-    for (; i < d; i++) FN(row1)(t, V_LD(a + i * VL), b, p, k0, m52, d);
     /* r may alias a or b: both are read no more */
     FN(final)(r, t, p, m52, d);
 }
@@ -406,13 +428,21 @@ TABAI_INLINE VT FN(sq_col)(const VT *s, const uint64_t *a, size_t c, size_t d) {
 
 /* Reduction rows i, i+1 (d >= 2): s += (q0 + 2^52 q1) p 2^(52 i), the carries of digits i and
  * i + 1 passed up. */
+TABAI_INLINE VT FN(rcol2)(VT x, VT q0, VT q1, VT pj, VT pm1, VT pm2) {
+    return V_MH(V_ML(V_MH(V_ML(x, q0, pj), q0, pm1), q1, pm1), q1, pm2);
+}
+
+/* Reduction rows i, i+1 (d >= 2): s += (q0 + 2^52 q1) p 2^(52 i), the carries of digits i and
+ * i + 1 passed up. Digits i and i + 1 come from h (but in the first pass), digits i + 2 and
+ * i + 3 are left there for the next pass. */
 TABAI_INLINE void FN(red2)(VT *s, const uint64_t *a, size_t i, const uint64_t *p, VT k0,
-                           VT m52, size_t d, const int first) {
+                           VT m52, size_t d, const int first, VT *h) {
     const VT z = V_ZERO();
     VT p0 = V_LD(p), p1 = V_LD(p + VL);
-    VT u0 = IFMA_COL(0);
+    VT u0 = first ? IFMA_COL(0) : h[0];
     VT q0 = V_ML(z, u0, k0);
-    VT u1 = V_ADD(V_ML(V_ADD(IFMA_COL(1), FN(qcarry)(u0, m52)), q0, p1), V_MH(z, q0, p0));
+    VT u1 = V_ADD(V_ML(V_ADD(first ? IFMA_COL(1) : h[1], FN(qcarry)(u0, m52)), q0, p1),
+                  V_MH(z, q0, p0));
     VT q1 = V_ML(z, u1, k0);
     VT c = FN(qcarry)(u1, m52);
     VT pm1 = p1, pm2 = p0;
@@ -420,38 +450,46 @@ TABAI_INLINE void FN(red2)(VT *s, const uint64_t *a, size_t i, const uint64_t *p
     if (d >= 3) { /* digit 2: the carry and the q1-terms side by side */
         VT p2 = V_LD(p + 2 * VL);
         VT x = V_MH(V_ML(IFMA_COL(2), q0, p2), q0, p1);
-        s[i + 2] = V_ADD(V_ML(x, q1, p1), V_MH(c, q1, p0));
+        h[0] = s[i + 2] = V_ADD(V_ML(x, q1, p1), V_MH(c, q1, p0));
         pm2 = p1;
         pm1 = p2;
         c = z;
         j = 3;
     }
+    if (d >= 4) {
+        VT p3 = V_LD(p + 3 * VL);
+        h[1] = s[i + 3] = FN(rcol2)(IFMA_COL(3), q0, q1, p3, pm1, pm2);
+        pm2 = pm1;
+        pm1 = p3;
+        j = 4;
+    }
     IFMA_UNROLL
     for (; j < d; j++) {
         VT pj = V_LD(p + j * VL);
         VT x = first ? FN(sq_col)(s, a, i + j, d) : s[i + j];
-        s[i + j] = V_MH(V_ML(V_MH(V_ML(x, q0, pj), q0, pm1), q1, pm1), q1, pm2);
+        s[i + j] = FN(rcol2)(x, q0, q1, pj, pm1, pm2);
         pm2 = pm1;
         pm1 = pj;
     }
     VT x = V_MH(V_ADD(FN(sq_col)(s, a, i + d, d), c), q0, pm1);
     VT y = V_MH(V_ML(z, q1, pm1), q1, pm2);
     s[i + d] = V_ADD(x, y);
+    if (d == 3) h[1] = s[i + d];
     s[i + d + 1] = V_MH(FN(sq_col)(s, a, i + d + 1, d), q1, pm1);
 }
 
-/* Reduction row i alone (i == d - 1). */
+/* Reduction row i alone (i == d - 1); digits i and i + 1 from h but in the first pass. */
 TABAI_INLINE void FN(red1)(VT *s, const uint64_t *a, size_t i, const uint64_t *p, VT k0,
-                           VT m52, size_t d, const int first) {
+                           VT m52, size_t d, const int first, const VT *h) {
     const VT z = V_ZERO();
-    VT u = IFMA_COL(0);
+    VT u = first ? IFMA_COL(0) : h[0];
     VT q = V_ML(z, u, k0);
     VT c = FN(qcarry)(u, m52);
     VT pm = V_LD(p);
     IFMA_UNROLL
     for (size_t j = 1; j < d; j++) {
         VT pj = V_LD(p + j * VL);
-        VT x = IFMA_COL(j);
+        VT x = j == 1 && !first ? h[1] : IFMA_COL(j);
         s[i + j] = V_MH(V_ML(j == 1 ? V_ADD(x, c) : x, q, pj), q, pm);
         pm = pj;
     }
@@ -467,7 +505,7 @@ TABAI_INLINE void FN(red1)(VT *s, const uint64_t *a, size_t i, const uint64_t *p
  * < 2^52, plus carries < 2^9: (4 d + 2) 2^52 + 2^16 < 2^61 for d <= 79. */
 TABAI_INLINE void FN(mont_sqr)(uint64_t *r, const uint64_t *a, const uint64_t *p,
                                const uint64_t *k0p, size_t d) {
-    VT s[2 * IFMA_TMAX + 2];
+    VT s[2 * IFMA_TMAX + 2], h[2];
     const VT m52 = V_SET1(IFMA_M52), k0 = V_LD(k0p);
     size_t i = 0;
     if (d >= 3) {
@@ -478,11 +516,13 @@ TABAI_INLINE void FN(mont_sqr)(uint64_t *r, const uint64_t *a, const uint64_t *p
     if (i + 2 == d) FN(sq_row1)(s, a, i, d, d == 2);
     i = 0;
     if (d >= 2) {
-        FN(red2)(s, a, 0, p, k0, m52, d, 1);
+        FN(red2)(s, a, 0, p, k0, m52, d, 1, h);
         IFMA_UNROLL
-        for (i = 2; i + 1 < d; i += 2) FN(red2)(s, a, i, p, k0, m52, d, 0);
+        for (i = 2; i + 1 < d; i += 2) FN(red2)(s, a, i, p, k0, m52, d, 0, h);
+        if (i < d) FN(red1)(s, a, i, p, k0, m52, d, 0, h);
+    } else {
+        FN(red1)(s, a, 0, p, k0, m52, d, 1, NULL);
     }
-    if (i < d) FN(red1)(s, a, i, p, k0, m52, d, d == 1);
     FN(final)(r, s + d, p, m52, d);
 }
 
