@@ -284,5 +284,6 @@ int main(int argc, char **argv) {
     TU_CHECK(tabai_rsa_private_batch(1, mo, co, kk) == TABAI_ERR_RANGE, "c >= N", 32, TU_NOV);
     TU_CHECK(big[0] == ~0ull, "nothing written", 32, TU_NOV);
     TU_CHECK(tabai_rsa_private_batch(1, mo, co, NULL) == TABAI_ERR_NULL, "key NULL", 32, TU_NOV);
+    for (size_t i = 0; i < 5; i++) mpz_clears(keys[i].p, keys[i].q, keys[i].n, keys[i].d, keys[i].e, NULL);
     return tu_finish();
 }
