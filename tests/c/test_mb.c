@@ -9,8 +9,10 @@
  *    d-digit values 2^(w(d-1)) + c, largest 2^(w d) - c, 2^(w d) - 1 (all digits 2^w - 1),
  *    top digit 1, runs of bits, short moduli (random length, down to 3), 2^k +- c;
  *  - operands of a different class per lane: 0, 1, p-1, p-2, uniform, (2^(w d) - 1) mod p,
- *    R mod p, floor(p/2), runs mod p; with p = 2^(w d) - 1 and a = b = p - 1 every digit
- *    product is at its maximum (the accumulator bound);
+ *    R mod p, floor(p/2), runs mod p; and for every d a group with every lane
+ *    p = 2^(w d) - 1 or 2^(w d) - c and a, b in {p - 1, p - 2}, where the digit products
+ *    reach their maximum (the accumulator bound);
+ *  - the stack scribbled before each call (the kernels do not zero their accumulators);
  *  - aliasing r == a, r == b, r == a == b (mul), r == a (sqr);
  *  - tabai_mb_powmod (with tabai_mb_mont_init, tabai_mb_to/from_digits) against mpz_powm at
  *    64, 256, 1024, 2048 bits (and 4096 once), random and edge exponents, NULL lanes.
@@ -201,7 +203,8 @@ typedef struct group {
     int cls[MAXL];
 } group;
 
-static void group_make(group *g, unsigned L, unsigned w, size_t d, unsigned salt) {
+/* worst: every lane 2^(w d) - 1 or 2^(w d) - c */
+static void group_make(group *g, unsigned L, unsigned w, size_t d, unsigned salt, int worst) {
     g->L = L;
     g->w = w;
     g->d = d;
@@ -210,7 +213,7 @@ static void group_make(group *g, unsigned L, unsigned w, size_t d, unsigned salt
     mpz_setbit(R, w * d);
     for (unsigned l = 0; l < L; l++) {
         mpz_inits(g->p[l], g->rinv[l], NULL);
-        g->cls[l] = (int)((l + salt) % M_COUNT);
+        g->cls[l] = worst ? (l % 2 ? M_HIGH : M_ALLONES) : (int)((l + salt) % M_COUNT);
         make_modulus(g->p[l], d, w, g->cls[l]);
         lane_set(g->pd, L, l, d, w, g->p[l]);
         g->k0[l] = neg_inv(g->p[l], w);
@@ -271,8 +274,9 @@ static __attribute__((noinline)) void scribble_stack(uint64_t pattern) {
     (void)junk[0];
 }
 
-/* All products of one group: operand classes per lane rotate with salt. */
-static void test_group(const kut *k, const group *g, unsigned salt) {
+/* All products of one group: operand classes per lane rotate with salt; worst: every lane
+ * a, b in {p - 1, p - 2} (with p = 2^(w d) - 1 every digit product at its maximum). */
+static void test_group(const kut *k, const group *g, unsigned salt, int worst) {
     const unsigned L = g->L, w = g->w;
     const size_t d = g->d, nw = d * L;
     uint64_t a[MAXW], b[MAXW], ref[MAXW], tmp[MAXW];
@@ -281,9 +285,12 @@ static void test_group(const kut *k, const group *g, unsigned salt) {
     mpz_t x;
     mpz_init(x);
     for (unsigned l = 0; l < L; l++) {
-        make_operand(x, g->p[l], d, w, (int)((l + salt) % O_COUNT));
+        make_operand(x, g->p[l], d, w,
+                     worst ? (salt + l) % 2 ? O_PM2 : O_PM1 : (int)((l + salt) % O_COUNT));
         lane_set(a, L, l, d, w, x);
-        make_operand(x, g->p[l], d, w, (int)((3 * l + salt / O_COUNT + 1) % O_COUNT));
+        make_operand(x, g->p[l], d, w,
+                     worst ? (salt + l / 2) % 2 ? O_PM2 : O_PM1
+                                  : (int)((3 * l + salt / O_COUNT + 1) % O_COUNT));
         lane_set(b, L, l, d, w, x);
     }
     /* mul */
@@ -328,10 +335,15 @@ static void test_kernel(const kut *k) {
     for (size_t d = 1; d <= maxd; d++) {
         for (size_t gi = 0; gi < groups; gi++) {
             group g;
-            group_make(&g, k->L, k->w, d, (unsigned)(gi * 3 + d));
-            for (size_t oi = 0; oi < ops; oi++) test_group(k, &g, (unsigned)(oi + gi * ops + d));
+            group_make(&g, k->L, k->w, d, (unsigned)(gi * 3 + d), 0);
+            for (size_t oi = 0; oi < ops; oi++)
+                test_group(k, &g, (unsigned)(oi + gi * ops + d), 0);
             group_free(&g);
         }
+        group g; /* the largest moduli and operands: the accumulator bound */
+        group_make(&g, k->L, k->w, d, 0, 1);
+        for (unsigned oi = 0; oi < 4; oi++) test_group(k, &g, oi, 1);
+        group_free(&g);
     }
     printf("  %-16s L=%u w=%u d=1..%zu: %llu checks, %llu failures\n", k->name, k->L, k->w,
            maxd, tu_checks - c0, tu_failures - f0);
