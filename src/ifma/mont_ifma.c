@@ -9,9 +9,14 @@
  *     t += a_i * b                      (lo52 of a_i*b_j into digit j, hi52 into j + 1)
  *     q  = lo52(t_0 * k0)               (one vpmadd52luq on zero: it reads only t_0 mod 2^52)
  *     t += q * p                        (same way)
- *     t  = t / 2^52, the carry t_0 >> 52 added to the new t_0
- * Rows are done two per pass over t (register blocking: each t digit loaded and stored
- * once per two rows, eight madds per load/store; b_j and p_j loaded once per pass).
+ *     t  = t / 2^52, the carry of t_0 added to the new t_0
+ * The carry of t_0 + lo52(q p_0) is (t_0 >> 52) + (t_0 mod 2^52 != 0), so lo52(q p_0) is
+ * never computed (4 d^2 madds per product). Rows are done two per pass over t (register
+ * blocking: each t digit loaded and stored once per two rows, eight madds per load/store;
+ * b_j and p_j loaded once per pass); the two digits the next pass starts from are handed
+ * over in registers. mont_sqr: the off-diagonal products once, the reduction rows two per
+ * pass, each column doubled and given its square term on its first read (3 d^2 + d madds).
+ * Details, measured figures and the bounds: README.md.
  *
  * Accumulator bound: a digit position m receives, from each row i with i <= m <= i + d,
  * at most four terms < 2^52 (lo and hi of a_i*b, lo and hi of q_i*p), so at most 4 d terms
