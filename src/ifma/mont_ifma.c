@@ -46,7 +46,7 @@
 #define TABAI_IFMA_TEMPLATE 1
 
 /* Each vector width is instantiated twice: rolled loops for any d (IFMA_TMAX = 79) and fully
- * unrolled loops for the small constant d of the dispatch below (IFMA_TMAX = 12: the
+ * unrolled loops for the small constant d of the dispatch below (IFMA_TMAX = 11: the
  * accumulators then live in registers). */
 /* ---- zmm, 8 lanes ---- */
 #define VT __m512i
@@ -60,6 +60,7 @@
 #define V_ADD(x, y) _mm512_add_epi64((x), (y))
 #define V_SUB(x, y) _mm512_sub_epi64((x), (y))
 #define V_SRL(x, n) _mm512_srli_epi64((x), (n))
+#define V_SRA(x, n) _mm512_srai_epi64((x), (n))
 #define V_AND(x, y) _mm512_and_si512((x), (y))
 #define V_LTZ_MASK(x) _mm512_cmplt_epi64_mask((x), _mm512_setzero_si512())
 #define V_BLEND(m, x, y) _mm512_mask_blend_epi64((m), (x), (y)) /* m ? y : x */
@@ -92,6 +93,7 @@
 #undef V_ADD
 #undef V_SUB
 #undef V_SRL
+#undef V_SRA
 #undef V_AND
 #undef V_LTZ_MASK
 #undef V_BLEND
@@ -108,6 +110,7 @@
 #define V_ADD(x, y) _mm256_add_epi64((x), (y))
 #define V_SUB(x, y) _mm256_sub_epi64((x), (y))
 #define V_SRL(x, n) _mm256_srli_epi64((x), (n))
+#define V_SRA(x, n) _mm256_srai_epi64((x), (n))
 #define V_AND(x, y) _mm256_and_si256((x), (y))
 #define V_LTZ_MASK(x) _mm256_cmplt_epi64_mask((x), _mm256_setzero_si256())
 #define V_BLEND(m, x, y) _mm256_mask_blend_epi64((m), (x), (y))
@@ -310,45 +313,39 @@ TABAI_INLINE void FN(row2)(VT *t, VT a0, VT a1, const uint64_t *b, const uint64_
 #undef IFMA_T
 }
 
-/* r = T mod p for T = t (d digits, unnormalised, T < 2p): normalise, T - p by a borrow
- * chain, keep T where that borrows (mask from vpcmpq, blend). With the digits in registers
- * (unrolled bodies) T and T - p are kept side by side; otherwise T is written to r and T - p
- * computed again in the second pass: 2 d stores instead of 3 d (a zmm store takes 2 cycles
+/* r = T mod p for T = t (d digits, unnormalised, T < 2p). Two independent carry chains from
+ * the unnormalised digits: T itself (x = t_j + c, c = x >> 52) and T - p in two's complement
+ * (e = t_j - p_j + c', c' = e >> 52 arithmetic, ending in -1 exactly when T < p); the mask
+ * from vpcmpq (c' < 0) picks T or T - p per lane by a blend. With the digits in registers
+ * (unrolled bodies) one pass; otherwise a first pass runs the T - p chain alone for the mask
+ * (no stores) and the second runs both and stores r: d stores (a zmm store takes 2 cycles
  * on Zen 4). */
 TABAI_INLINE void FN(final)(uint64_t *r, const VT *t, const uint64_t *p, VT m52, size_t d) {
-    VT c = V_ZERO(), bw = V_ZERO();
+    VT c = V_ZERO(), cs = V_ZERO();
 #if IFMA_REGS
     VT n[IFMA_TMAX], s[IFMA_TMAX];
     IFMA_UNROLL
     for (size_t j = 0; j < d; j++) {
-        VT x = V_ADD(t[j], c);
+        VT x = V_ADD(t[j], c), e = V_ADD(V_SUB(t[j], V_LD(p + j * VL)), cs);
         c = V_SRL(x, 52);
-        n[j] = x = V_AND(x, m52);
-        VT e = V_SUB(V_SUB(x, V_LD(p + j * VL)), bw);
-        bw = V_SRL(e, 63);
+        cs = V_SRA(e, 52);
+        n[j] = V_AND(x, m52);
         s[j] = V_AND(e, m52);
     }
-    /* c - bw < 0: T < p, keep T; else T - p */
-    const __mmask8 keep = V_LTZ_MASK(V_SUB(c, bw));
+    const __mmask8 keep = V_LTZ_MASK(cs); /* T < p */
     IFMA_UNROLL
     for (size_t j = 0; j < d; j++) V_ST(r + j * VL, V_BLEND(keep, s[j], n[j]));
 #else
     IFMA_UNROLL
-    for (size_t j = 0; j < d; j++) {
-        VT x = V_ADD(t[j], c);
-        c = V_SRL(x, 52);
-        x = V_AND(x, m52);
-        V_ST(r + j * VL, x);
-        bw = V_SRL(V_SUB(V_SUB(x, V_LD(p + j * VL)), bw), 63);
-    }
-    const __mmask8 keep = V_LTZ_MASK(V_SUB(c, bw));
-    bw = V_ZERO();
+    for (size_t j = 0; j < d; j++) cs = V_SRA(V_ADD(V_SUB(t[j], V_LD(p + j * VL)), cs), 52);
+    const __mmask8 keep = V_LTZ_MASK(cs); /* T < p */
+    cs = V_ZERO();
     IFMA_UNROLL
     for (size_t j = 0; j < d; j++) {
-        VT x = V_LD(r + j * VL);
-        VT e = V_SUB(V_SUB(x, V_LD(p + j * VL)), bw);
-        bw = V_SRL(e, 63);
-        V_ST(r + j * VL, V_BLEND(keep, V_AND(e, m52), x));
+        VT x = V_ADD(t[j], c), e = V_ADD(V_SUB(t[j], V_LD(p + j * VL)), cs);
+        c = V_SRL(x, 52);
+        cs = V_SRA(e, 52);
+        V_ST(r + j * VL, V_BLEND(keep, V_AND(e, m52), V_AND(x, m52)));
     }
 #endif
 }
