@@ -480,6 +480,68 @@ TABAI_INLINE void FN(red2)(VT *s, const uint64_t *a, size_t i, const uint64_t *p
     s[i + d + 1] = V_MH(FN(sq_col)(s, a, i + d + 1, d), q1, pm1);
 }
 
+/* Digit j of four reduction rows: x + lo(q0 p_j) + hi(q0 p_{j-1}) + ... + hi(q3 p_{j-4}), in
+ * two chains of four. */
+TABAI_INLINE VT FN(rcol4)(VT x, VT q0, VT q1, VT q2, VT q3, VT pj, VT pm1, VT pm2, VT pm3,
+                          VT pm4) {
+    VT y = V_ML(V_ZERO(), q2, pm2);
+    x = V_ML(x, q0, pj);
+    y = V_MH(y, q2, pm3);
+    x = V_MH(x, q0, pm1);
+    y = V_ML(y, q3, pm3);
+    x = V_ML(x, q1, pm1);
+    y = V_MH(y, q3, pm4);
+    x = V_MH(x, q1, pm2);
+    return V_ADD(x, y);
+}
+
+/* Reduction rows i .. i+3 (d >= 6): as red2 with four rows a pass, eight madds a digit for
+ * each load and store of it. The heads: q0, then digit 1 with the q0-terms, q1, digit 2, q2,
+ * digit 3, q3 (each q waits for one madd pair and an add after the previous). Digits i + 4
+ * and i + 5 are left in h. */
+TABAI_INLINE void FN(red4)(VT *s, const uint64_t *a, size_t i, const uint64_t *p, VT k0,
+                           VT m52, size_t d, const int first, VT *h) {
+    const VT z = V_ZERO();
+    VT p0 = V_LD(p), p1 = V_LD(p + VL), p2 = V_LD(p + 2 * VL), p3 = V_LD(p + 3 * VL);
+    VT u0 = first ? IFMA_COL(0) : h[0];
+    VT q0 = V_ML(z, u0, k0);
+    VT u1 = V_ADD(V_ML(V_ADD(first ? IFMA_COL(1) : h[1], FN(qcarry)(u0, m52)), q0, p1),
+                  V_MH(z, q0, p0));
+    VT q1 = V_ML(z, u1, k0);
+    VT x2 = V_MH(V_ML(IFMA_COL(2), q0, p2), q0, p1);
+    VT x3 = V_MH(V_ML(IFMA_COL(3), q0, p3), q0, p2);
+    VT u2 = V_ADD(V_ML(V_ADD(x2, FN(qcarry)(u1, m52)), q1, p1), V_MH(z, q1, p0));
+    x3 = V_MH(V_ML(x3, q1, p2), q1, p1);
+    VT q2 = V_ML(z, u2, k0);
+    VT u3 = V_ADD(V_ML(V_ADD(x3, FN(qcarry)(u2, m52)), q2, p1), V_MH(z, q2, p0));
+    VT q3 = V_ML(z, u3, k0);
+    /* digit 4 -> h[0]: the q3-terms last and side by side */
+    VT p4 = V_LD(p + 4 * VL), p5 = V_LD(p + 5 * VL);
+    VT x4 = V_MH(V_ML(V_MH(V_ML(V_MH(V_ML(IFMA_COL(4), q0, p4), q0, p3), q1, p3), q1, p2), q2, p2),
+                 q2, p1);
+    h[0] = s[i + 4] = V_ADD(V_ML(V_ADD(x4, FN(qcarry)(u3, m52)), q3, p1), V_MH(z, q3, p0));
+    h[1] = s[i + 5] = FN(rcol4)(IFMA_COL(5), q0, q1, q2, q3, p5, p4, p3, p2, p1);
+    VT pm1 = p5, pm2 = p4, pm3 = p3, pm4 = p2; /* p_{j-1} .. p_{j-4} */
+    IFMA_UNROLL
+    for (size_t j = 6; j < d; j++) {
+        VT pj = V_LD(p + j * VL);
+        VT x = first ? FN(sq_col)(s, a, i + j, d) : s[i + j];
+        s[i + j] = FN(rcol4)(x, q0, q1, q2, q3, pj, pm1, pm2, pm3, pm4);
+        pm4 = pm3;
+        pm3 = pm2;
+        pm2 = pm1;
+        pm1 = pj;
+    }
+    /* digits d .. d+3: the terms whose p index is below d */
+    VT x = V_MH(V_ML(V_MH(FN(sq_col)(s, a, i + d, d), q0, pm1), q1, pm1), q1, pm2);
+    VT y = V_MH(V_ML(V_MH(V_ML(z, q2, pm2), q2, pm3), q3, pm3), q3, pm4);
+    s[i + d] = V_ADD(x, y);
+    x = V_MH(V_ML(V_MH(FN(sq_col)(s, a, i + d + 1, d), q1, pm1), q2, pm1), q2, pm2);
+    s[i + d + 1] = V_MH(V_ML(x, q3, pm2), q3, pm3);
+    s[i + d + 2] = V_MH(V_ML(V_MH(FN(sq_col)(s, a, i + d + 2, d), q2, pm1), q3, pm1), q3, pm2);
+    s[i + d + 3] = V_MH(FN(sq_col)(s, a, i + d + 3, d), q3, pm1);
+}
+
 /* Reduction row i alone (i == d - 1); digits i and i + 1 from h but in the first pass. */
 TABAI_INLINE void FN(red1)(VT *s, const uint64_t *a, size_t i, const uint64_t *p, VT k0,
                            VT m52, size_t d, const int first, const VT *h) {
@@ -517,7 +579,16 @@ TABAI_INLINE void FN(mont_sqr)(uint64_t *r, const uint64_t *a, const uint64_t *p
     }
     if (i + 2 == d) FN(sq_row1)(s, a, i, d, d == 2);
     i = 0;
-    if (d >= 2) {
+    if (d >= 12) { /* four rows a pass, then the last 0 .. 3 (below 12 digits two are faster) */
+        FN(red4)(s, a, 0, p, k0, m52, d, 1, h);
+        IFMA_UNROLL
+        for (i = 4; i + 4 <= d; i += 4) FN(red4)(s, a, i, p, k0, m52, d, 0, h);
+        if (i + 1 < d) {
+            FN(red2)(s, a, i, p, k0, m52, d, 0, h);
+            i += 2;
+        }
+        if (i < d) FN(red1)(s, a, i, p, k0, m52, d, 0, h);
+    } else if (d >= 2) {
         FN(red2)(s, a, 0, p, k0, m52, d, 1, h);
         IFMA_UNROLL
         for (i = 2; i + 1 < d; i += 2) FN(red2)(s, a, i, p, k0, m52, d, 0, h);
