@@ -346,7 +346,8 @@ def build_table(op: str, records: Sequence[Dict[str, Any]]) -> Tuple[str, List[s
     """One op's table: (title, header, rows).
 
     Rows are (bits, modulus); for each tabai kernel the columns ns and tsc, for each peer
-    its ns and the ratio peer ns / fastest tabai ns of the row (> 1: tabai is faster).
+    its ns and the ratio peer ns / fastest tabai ns of the row (> 1: tabai is faster); a bound
+    record with a tabai kernel's label: bound ns / that kernel's ns (the share of the bound).
     For an op without tabai records (modmul) the ratio is taken against tabai's records of
     REFERENCE_OPS at the same size and modulus.
     """
@@ -379,9 +380,12 @@ def build_table(op: str, records: Sequence[Dict[str, Any]]) -> Tuple[str, List[s
     for s in tabai:
         lab = series_label(s, impl_count)
         header += [f"{lab} ns", "tsc"]
+    # a bound record whose kernel label is also a tabai kernel's (the multi-buffer suite) is
+    # compared with that kernel: the share of its bound it reaches
+    own = {s: t for s in peers for t in tabai if s[0] == "bound" and s[1] and t[1] == s[1]}
     for s in peers:
         lab = series_label(s, impl_count)
-        header += [f"{lab} ns", f"{s[0]}/tabai"]
+        header += [f"{lab} ns", f"bound/{s[1]}" if s in own else f"{s[0]}/tabai"]
 
     body = []
     for rk in rows:
@@ -398,7 +402,11 @@ def build_table(op: str, records: Sequence[Dict[str, Any]]) -> Tuple[str, List[s
         for s in peers:
             r = cells.get((rk, s))
             ns = _num(r.get("ns")) if r else None
-            ratio = f"{ns / best:.2f}" if ns is not None and best else "-"
+            ref = best
+            if s in own:
+                t = cells.get((rk, own[s]))
+                ref = _num(t.get("ns")) if t else None
+            ratio = f"{ns / ref:.2f}" if ns is not None and ref else "-"
             line += [format_time(ns), ratio]
         body.append(line)
     return title, header, body
@@ -433,7 +441,8 @@ def format_report(data: Dict[str, Any], markdown: bool = False) -> str:
         parts.append(render_table(*build_table(op, records), markdown=markdown))
     parts.append(
         "ns: median wall time per operation; tsc: median TSC ticks per operation (TSC ticks "
-        "are not core cycles); peer/tabai: peer ns / fastest tabai ns, > 1 means tabai is faster."
+        "are not core cycles); peer/tabai: peer ns / fastest tabai ns, > 1 means tabai is faster; "
+        "bound/K: the bound's ns / kernel K's ns, the share of its bound K reaches."
     )
     return "\n\n".join(parts)
 
