@@ -17,8 +17,9 @@
  *                digit layout (radix 2^w), ns per lane, every usable kernel's (L, w).
  *   rsa_private  the RSA private-key operation on the embedded keys (bench/moduli.h, from
  *                data/keys) of every selected size: tabai "scalar" (tabai_rsa_private_batch
- *                through the scalar loop) and "mb8" (the same 8 messages through the 8-lane
- *                IFMA kernel), and OpenSSL's EVP_PKEY_sign with RSA_NO_PADDING on the same key
+ *                through the scalar loop), "mb8" (the same 8 messages through the 8-lane
+ *                IFMA kernel) and "single" (one message through the public function: at tier
+ *                ifma its two halves in the 4-lane kernel), and OpenSSL's EVP_PKEY_sign with RSA_NO_PADDING on the same key
  *                (its default blinding included), `ns` per private-key operation. Every result
  *                is checked against GMP's c^d mod n first. */
 #include <gmp.h>
@@ -262,6 +263,7 @@ static void mont_mul_mb_op(bench_ctx *c, int square) {
 
 typedef struct rsa_arg {
     const tabai_mb_kernel *k; /* NULL: scalar */
+    size_t msgs;              /* messages a call */
     const tabai_rsa_key *const *keys;
     uint64_t **m;
     const uint64_t *const *cc;
@@ -273,7 +275,7 @@ typedef struct rsa_arg {
 static void run_rsa_tabai(void *v, size_t it) {
     rsa_arg *a = v;
     for (size_t i = 0; i < it; i++)
-        if (tabai_rsa_private_batch_with(a->k, RSA_MSGS, a->m, a->cc, a->keys) != TABAI_OK)
+        if (tabai_rsa_private_batch_with(a->k, a->msgs, a->m, a->cc, a->keys) != TABAI_OK)
             bench_fail("tabai_rsa_private_batch failed");
 }
 static void run_rsa_openssl(void *v, size_t it) {
@@ -352,19 +354,25 @@ static void rsa_private_op(bench_ctx *c) {
             mpz_powm(W, C, D, N);
             limbs_of(want[i], n, W);
         }
-        rsa_arg args[3];
-        bench_impl impls[3];
+        rsa_arg args[4];
+        bench_impl impls[4];
         memset(args, 0, sizeof args);
         size_t cnt = 0;
-        for (int s = 0; s < 2; s++) {
-            if (s == 1 && !mb8) continue;
-            args[cnt] = (rsa_arg){s ? mb8 : NULL, keys, out[s], (const uint64_t *const *)cmsg,
-                                  NULL, NULL, NULL, 0};
+        /* scalar: 8 messages one at a time; mb8: the same 8 in one group of 8 lanes;
+         * single: one message through the public function (at tier ifma its two CRT halves
+         * share one call of the 4-lane ymm kernel) */
+        for (int s = 0; s < 3; s++) {
+            if (s >= 1 && !mb8) continue;
+            static const char *const label[3] = {"scalar", "mb8", "single"};
+            const size_t msgs = s == 2 ? 1 : RSA_MSGS;
+            args[cnt] = (rsa_arg){s == 1 ? mb8 : s == 2 ? tabai_mb_kernel_active() : NULL, msgs,
+                                  keys, out[s == 1], (const uint64_t *const *)cmsg, NULL, NULL,
+                                  NULL, 0};
             run_rsa_tabai(&args[cnt], 1);
-            for (size_t i = 0; i < RSA_MSGS; i++)
-                bench_check_limbs(&cs, "rsa_private_batch", out[s][i], want[i], n);
-            impls[cnt] = (bench_impl){"tabai", s ? "mb8" : "scalar", "rsa_private_batch",
-                                      run_rsa_tabai, NULL, &args[cnt], RSA_MSGS};
+            for (size_t i = 0; i < msgs; i++)
+                bench_check_limbs(&cs, "rsa_private_batch", out[s == 1][i], want[i], n);
+            impls[cnt] = (bench_impl){"tabai", label[s], "rsa_private_batch", run_rsa_tabai, NULL,
+                                      &args[cnt], (unsigned)msgs};
             cnt++;
         }
         /* OpenSSL: the same key, raw private operation on message 0 (big-endian bytes) */
@@ -445,6 +453,7 @@ void bench_suite_mb(bench_ctx *c) {
     bench_kernel(c, "scalar");
     for (const tabai_mb_kernel *k = tabai_mb_kernels; k->name; k++) bench_kernel(c, k->name);
     bench_kernel(c, "mb8");
+    bench_kernel(c, "single");
     if (bench_op(c, "mont_mul_mb")) mont_mul_mb_op(c, 0);
     if (bench_op(c, "mont_sqr_mb")) mont_mul_mb_op(c, 1);
     if (bench_op(c, "mb_to_digits")) transpose_op(c, 1);

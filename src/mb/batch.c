@@ -37,6 +37,19 @@ static void group_ptrs(const uint64_t **dst, const uint64_t *const src[], size_t
     for (unsigned l = 0; l < L; l++) dst[l] = src[g + l < count ? g + l : g];
 }
 
+/* The kernel of the group starting with `rest` operations left: k, or its half-width
+ * sibling (the 4-lane ymm kernel of the same radix) when the rest fits in half the lanes:
+ * one ymm call costs about half to two thirds of a zmm call, so a last group of 1 to 4 (a
+ * single RSA operation's two halves, say) runs faster there. */
+static const tabai_mb_kernel *group_kernel(const tabai_mb_kernel *k, size_t rest) {
+    if (rest * 2 > k->lanes) return k;
+    for (const tabai_mb_kernel *h = tabai_mb_kernels; h->name; h++)
+        if (h->w == k->w && h->lanes * 2 == k->lanes && h->features == k->features &&
+            tabai_mb_kernel_usable(h))
+            return h;
+    return k;
+}
+
 tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uint64_t *const r[],
                                      const uint64_t *const b[], const uint64_t *const e[],
                                      size_t ebits, const uint64_t *const m[], size_t n) {
@@ -67,9 +80,10 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
     }
     if (!scratch || (k && (!ctx || !xb))) goto done;
     if (k) {
-        const unsigned L = k->lanes;
         uint64_t *xr = xb + TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES;
-        for (size_t g = 0; g < count; g += L) {
+        for (size_t g = 0, L; g < count; g += L) {
+            const tabai_mb_kernel *kg = group_kernel(k, count - g);
+            L = kg->lanes;
             const tabai_mont *lanes[TABAI_MB_MAX_LANES];
             const uint64_t *bl[TABAI_MB_MAX_LANES], *el[TABAI_MB_MAX_LANES];
             uint64_t *rl[TABAI_MB_MAX_LANES];
@@ -81,10 +95,10 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
             group_ptrs(bl, b, g, count, L);
             if (ebits) group_ptrs(el, e, g, count, L);
             else for (unsigned l = 0; l < L; l++) el[l] = NULL;
-            tabai_mb_mont_init_lanes(ctx, k, lanes, n);
-            tabai_mb_to_digits(xb, L, k->w, ctx->d, bl, n);
+            tabai_mb_mont_init_lanes(ctx, kg, lanes, n);
+            tabai_mb_to_digits(xb, L, kg->w, ctx->d, bl, n);
             tabai_mb_powmod(ctx, xr, xb, el, ebits, scratch);
-            tabai_mb_from_digits(rl, n, xr, L, k->w, ctx->d);
+            tabai_mb_from_digits(rl, n, xr, L, kg->w, ctx->d);
         }
     } else {
         for (size_t i = 0; i < count; i++) {
@@ -126,9 +140,10 @@ tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uin
         ctx = malloc(sizeof *ctx);
         x = malloc(2 * TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES * sizeof(uint64_t));
         if (!ctx || !x) goto done;
-        const unsigned L = k->lanes;
         uint64_t *y = x + TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES;
-        for (size_t g = 0; g < count; g += L) {
+        for (size_t g = 0, L; g < count; g += L) {
+            const tabai_mb_kernel *kg = group_kernel(k, count - g);
+            L = kg->lanes;
             const tabai_mont *lanes[TABAI_MB_MAX_LANES];
             const uint64_t *al[TABAI_MB_MAX_LANES], *bl[TABAI_MB_MAX_LANES];
             uint64_t *rl[TABAI_MB_MAX_LANES];
@@ -138,13 +153,13 @@ tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uin
             }
             group_ptrs(al, a, g, count, L);
             group_ptrs(bl, b, g, count, L);
-            tabai_mb_mont_init_lanes(ctx, k, lanes, n);
-            tabai_mb_to_digits(x, L, k->w, ctx->d, al, n);
-            tabai_mb_to_digits(y, L, k->w, ctx->d, bl, n);
+            tabai_mb_mont_init_lanes(ctx, kg, lanes, n);
+            tabai_mb_to_digits(x, L, kg->w, ctx->d, al, n);
+            tabai_mb_to_digits(y, L, kg->w, ctx->d, bl, n);
             /* a*b*R^-1, then * R^2 * R^-1: a*b mod p in normal form */
-            k->mont_mul(x, x, y, ctx->p, ctx->k0, ctx->d);
-            k->mont_mul(x, x, ctx->rr, ctx->p, ctx->k0, ctx->d);
-            tabai_mb_from_digits(rl, n, x, L, k->w, ctx->d);
+            kg->mont_mul(x, x, y, ctx->p, ctx->k0, ctx->d);
+            kg->mont_mul(x, x, ctx->rr, ctx->p, ctx->k0, ctx->d);
+            tabai_mb_from_digits(rl, n, x, L, kg->w, ctx->d);
         }
     } else {
         for (size_t i = 0; i < count; i++) {
@@ -248,13 +263,14 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
     for (size_t j = 0; j < jobs; j++) xb[j] = xr[j] = x + j * H;
     const size_t ebits = 64 * H;
     if (k) {
-        const unsigned L = k->lanes;
-        const size_t d = tabai_mb_digits(64 * H, k->w), words = d * L;
+        const size_t d = tabai_mb_digits(64 * H, k->w), words = d * k->lanes; /* the widest */
         ctx = malloc(sizeof *ctx);
         digits = malloc(2 * words * sizeof(uint64_t));
         scratch = malloc(tabai_mb_powmod_scratch_words(k, d, ebits) * sizeof(uint64_t));
         if (!ctx || !digits || !scratch) goto done;
-        for (size_t g = 0; g < jobs; g += L) {
+        for (size_t g = 0, L; g < jobs; g += L) {
+            const tabai_mb_kernel *kg = group_kernel(k, jobs - g);
+            L = kg->lanes;
             const tabai_mont *lanes[TABAI_MB_MAX_LANES];
             const uint64_t *bl[TABAI_MB_MAX_LANES], *el[TABAI_MB_MAX_LANES];
             uint64_t *rl[TABAI_MB_MAX_LANES];
@@ -265,10 +281,10 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
                 el[l] = ee[j];
                 rl[l] = g + l < jobs ? xr[g + l] : NULL;
             }
-            tabai_mb_mont_init_lanes(ctx, k, lanes, H);
-            tabai_mb_to_digits(digits, L, k->w, ctx->d, bl, H);
+            tabai_mb_mont_init_lanes(ctx, kg, lanes, H);
+            tabai_mb_to_digits(digits, L, kg->w, ctx->d, bl, H);
             tabai_mb_powmod(ctx, digits + words, digits, el, ebits, scratch);
-            tabai_mb_from_digits(rl, H, digits + words, L, k->w, ctx->d);
+            tabai_mb_from_digits(rl, H, digits + words, L, kg->w, ctx->d);
         }
     } else {
         scratch = malloc(tabai_powmod_scratch_limbs(H, ebits) * sizeof(uint64_t));
