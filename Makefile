@@ -22,7 +22,7 @@ BUILD := build
 BUILD_ASAN := build-asan
 BUILD_VERIFY := build-verify
 BUILD_FUZZ := build-fuzz
-FUZZ_TARGETS := limb mod powmod kernels
+FUZZ_TARGETS := limb mod powmod kernels batch
 FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_SECONDS ?= 600
 
