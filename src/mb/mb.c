@@ -151,9 +151,10 @@ tabai_status tabai_mb_mont_init_lanes(tabai_mb_mont *ctx, const tabai_mb_kernel 
         ctx->k0[l] = neg_inv_w(lane[l]->p[0], w);
         /* R mod p, R = 2^(w d). With R64 = 2^(64 mn) and s = w d - 64 mn in [0, 63) and
          * 2^s < p (the usual case: d digits just cover the lane's limbs), one Montgomery
-         * product of R64^2 mod p and 2^s gives it; else square-and-add. */
+         * product of R64^2 mod p and 2^s gives it; else square-and-add (pow2_mod). */
         const size_t E = w * d, base = 64 * mn;
-        if (E >= base && E - base < 63 && (mn > 1 || lane[l]->p[0] > ((uint64_t)1 << (E - base)))) {
+        /* 2^s < p iff bits(p) > s (p odd >= 3): decided on the public length, not on p */
+        if (E >= base && E - base < 63 && lane[l]->bits > E - base) {
             uint64_t small[TABAI_MAX_LIMBS] = {(uint64_t)1 << (E - base)};
             tabai_mont_mul(lane[l], one[l], lane[l]->rr, small);
         } else {

@@ -31,6 +31,7 @@
 #include <valgrind/valgrind.h>
 
 #include "../../src/cpu/kernels.h"
+#include "../../src/mb/mb.h"
 #include "testutil.h"
 
 #define SECRET(p, bytes) ((void)VALGRIND_MAKE_MEM_UNDEFINED((p), (bytes)))
@@ -572,6 +573,144 @@ static void test_mul_with(size_t n, int round) {
     }
 }
 
+/* ---- the multi-buffer layer and the batch API (issue 4) ----
+ * Valgrind runs no AVX-512, so the layer above the vector kernels (transposes, per-lane
+ * constants, the exponentiation with its window reads and table scan, RSA's reductions and
+ * Garner's recombination) runs here on the portable reference kernel in a test-only kernel
+ * entry (8 lanes, radix 2^52, the generic table scan). Secrets: the bases, exponents and
+ * messages, and every secret part of the RSA keys (primes, their Montgomery constants,
+ * dp, dq, qinv). */
+static void ref_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                    const uint64_t *k0, size_t d) {
+    tabai_mont_mul_rwn_mbl_generic(r, a, b, p, k0, d, 8, 52);
+}
+static void ref_sqr(uint64_t *r, const uint64_t *a, const uint64_t *p, const uint64_t *k0,
+                    size_t d) {
+    tabai_mont_mul_rwn_mbl_generic(r, a, a, p, k0, d, 8, 52);
+}
+static const tabai_mb_kernel ref_kernel = {"reference", "mont_mul_rwn_mbl_generic",
+                                           "mont_mul_rwn_mbl_generic", 8, 52, 0,
+                                           TABAI_TIER_GENERIC, ref_mul, ref_sqr, NULL};
+
+static void secret_mont(tabai_mont *m, int secret) {
+    if (secret) {
+        SECRET(m->p, L8(m->n)), SECRET(m->rr, L8(m->n)), SECRET(m->one, L8(m->n));
+        SECRET(&m->pinv, sizeof m->pinv);
+    } else {
+        PUBLIC(m->p, L8(m->n)), PUBLIC(m->rr, L8(m->n)), PUBLIC(m->one, L8(m->n));
+        PUBLIC(&m->pinv, sizeof m->pinv);
+    }
+}
+static void secret_key(tabai_rsa_key *k, int secret) {
+    secret_mont(&k->mp, secret);
+    secret_mont(&k->mq, secret);
+    if (secret) {
+        SECRET(k->q, L8(k->h)), SECRET(k->dp, L8(k->h)), SECRET(k->dq, L8(k->h));
+        SECRET(k->qinv_m, L8(k->h));
+    } else {
+        PUBLIC(k->q, L8(k->h)), PUBLIC(k->dp, L8(k->h)), PUBLIC(k->dq, L8(k->h));
+        PUBLIC(k->qinv_m, L8(k->h));
+    }
+}
+
+/* an RSA key with h-limb primes (top two bits set) made with GMP; e = 65537 */
+static void make_key(tabai_rsa_key *key, mpz_t n, mpz_t d, size_t h) {
+    mpz_t p, q, phi, t, dp, dq, qi, e;
+    mpz_inits(p, q, phi, t, dp, dq, qi, e, NULL);
+    mpz_set_ui(e, 65537);
+    do {
+        uint64_t l[MAXN];
+        tu_fill(l, h, TU_UNIFORM);
+        l[h - 1] |= (uint64_t)3 << 62;
+        mpz_of(p, l, h);
+        mpz_nextprime(p, p);
+        tu_fill(l, h, TU_UNIFORM);
+        l[h - 1] |= (uint64_t)3 << 62;
+        mpz_of(q, l, h);
+        mpz_nextprime(q, q);
+        mpz_sub_ui(phi, p, 1);
+        mpz_sub_ui(t, q, 1);
+        mpz_mul(phi, phi, t);
+    } while (mpz_sizeinbase(p, 2) != 64 * h || mpz_sizeinbase(q, 2) != 64 * h ||
+             !mpz_cmp(p, q) || !mpz_invert(d, e, phi));
+    mpz_mul(n, p, q);
+    mpz_sub_ui(t, p, 1), mpz_mod(dp, d, t);
+    mpz_sub_ui(t, q, 1), mpz_mod(dq, d, t);
+    mpz_invert(qi, q, p);
+    uint64_t P[MAXN], Q[MAXN], DP[MAXN], DQ[MAXN], QI[MAXN];
+    tu_from_mpz(P, h, p), tu_from_mpz(Q, h, q), tu_from_mpz(DP, h, dp), tu_from_mpz(DQ, h, dq);
+    tu_from_mpz(QI, h, qi);
+    TU_CHECK(tabai_rsa_key_init(key, P, Q, DP, DQ, QI, h) == TABAI_OK, "rsa_key_init", h, TU_NOV);
+    mpz_clears(p, q, phi, t, dp, dq, qi, e, NULL);
+}
+
+static void test_batch(int round) {
+    /* RSA: 5 messages (a group of 8 lanes, 2 x 5 half-size exponentiations: 8 + 2), two
+     * keys of 2 and 3 limbs a prime mixed in one batch, through the reference lanes and the
+     * scalar loop */
+    enum { MSGS = 5 };
+    static tabai_rsa_key keys[2];
+    mpz_t n[2], d[2], z, x;
+    mpz_inits(n[0], n[1], d[0], d[1], z, x, NULL);
+    make_key(&keys[0], n[0], d[0], 2);
+    make_key(&keys[1], n[1], d[1], 3);
+    uint64_t c[MSGS][6], m[2][MSGS][6];
+    const tabai_rsa_key *kp[MSGS];
+    const uint64_t *cp[MSGS];
+    uint64_t *mp[2][MSGS];
+    for (int i = 0; i < MSGS; i++) {
+        kp[i] = &keys[i % 2];
+        tu_fill(c[i], kp[i]->n, round ? TU_ONES : TU_UNIFORM);
+        mpz_of(x, c[i], kp[i]->n);
+        mpz_mod(x, x, n[i % 2]);
+        tu_from_mpz(c[i], kp[i]->n, x);
+        cp[i] = c[i], mp[0][i] = m[0][i], mp[1][i] = m[1][i];
+    }
+    for (int k = 0; k < 2; k++) secret_key(&keys[k], 1);
+    SECRET(c, sizeof c);
+    tabai_status st0 = tabai_rsa_private_batch_with(&ref_kernel, MSGS, mp[0], cp, kp);
+    tabai_status st1 = tabai_rsa_private_batch_with(NULL, MSGS, mp[1], cp, kp);
+    for (int k = 0; k < 2; k++) secret_key(&keys[k], 0);
+    PUBLIC(c, sizeof c);
+    PUBLIC(m, sizeof m);
+    for (int i = 0; i < MSGS; i++) {
+        mpz_of(x, c[i], kp[i]->n);
+        mpz_powm(z, x, d[i % 2], n[i % 2]);
+        TU_CHECK(st0 == TABAI_OK && eq_z(m[0][i], kp[i]->n, z), "rsa_private_batch (mb lanes)",
+                 kp[i]->n, TU_V("c", c[i], kp[i]->n));
+        TU_CHECK(st1 == TABAI_OK && eq_z(m[1][i], kp[i]->n, z), "rsa_private_batch (scalar)",
+                 kp[i]->n, TU_V("c", c[i], kp[i]->n));
+    }
+    /* powmod and modmul batches: secret bases, exponents, operands; public moduli */
+    enum { CNT = 10, N = 3 };
+    uint64_t pm[CNT][N], a[CNT][N], b[CNT][N], e[CNT][N], r[2][CNT][N];
+    const uint64_t *pp[CNT], *ap[CNT], *bp[CNT], *ep[CNT];
+    uint64_t *rp[2][CNT];
+    for (int i = 0; i < CNT; i++) {
+        tu_modulus(pm[i], N, TU_MOD_UNIFORM, TU_ODD);
+        tu_operand(a[i], pm[i], N, round ? TU_OP_PM1 : TU_OP_UNIFORM);
+        tu_operand(b[i], pm[i], N, TU_OP_UNIFORM);
+        tu_fill(e[i], N, round ? TU_ONES : TU_UNIFORM);
+        pp[i] = pm[i], ap[i] = a[i], bp[i] = b[i], ep[i] = e[i], rp[0][i] = r[0][i], rp[1][i] = r[1][i];
+    }
+    SECRET(a, sizeof a), SECRET(b, sizeof b), SECRET(e, sizeof e);
+    tabai_status s0 = tabai_powmod_batch_with(&ref_kernel, CNT, rp[0], bp, ep, 64 * N, pp, N);
+    tabai_status s1 = tabai_modmul_batch_with(&ref_kernel, CNT, rp[1], ap, bp, pp, N);
+    PUBLIC(a, sizeof a), PUBLIC(b, sizeof b), PUBLIC(e, sizeof e), PUBLIC(r, sizeof r);
+    for (int i = 0; i < CNT; i++) {
+        mpz_t P, B, E;
+        mpz_inits(P, B, E, NULL);
+        mpz_of(P, pm[i], N), mpz_of(B, b[i], N), mpz_of(E, e[i], N);
+        mpz_powm(z, B, E, P);
+        TU_CHECK(s0 == TABAI_OK && eq_z(r[0][i], N, z), "powmod_batch (mb lanes)", N, TU_V("p", pm[i], N));
+        mpz_of(x, a[i], N);
+        mpz_mul(z, x, B), mpz_mod(z, z, P);
+        TU_CHECK(s1 == TABAI_OK && eq_z(r[1][i], N, z), "modmul_batch (mb lanes)", N, TU_V("p", pm[i], N));
+        mpz_clears(P, B, E, NULL);
+    }
+    mpz_clears(n[0], n[1], d[0], d[1], z, x, NULL);
+}
+
 int main(int argc, char **argv) {
     const char *tier = getenv("TABAI_CPU");
     int leaky = 0;
@@ -598,6 +737,9 @@ int main(int argc, char **argv) {
     TU_CHECK(tabai_cpu_tier() == want_tier && strcmp(tabai_cpu_name(), tier) == 0,
              "tier in use is the requested one", 0, TU_NOV);
     size_t rounds = tu_iters(2);
+    for (size_t round = 0; round < rounds; round++) test_batch((int)(round % 2));
+    printf("batch API / RSA on the reference lanes: done, %llu checks, %llu failures\n",
+           tu_checks, tu_failures);
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         size_t n = sizes[si];
         modulus md;
