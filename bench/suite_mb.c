@@ -34,6 +34,7 @@
 #include "../src/cpu/kernels.h"
 #include "../src/mb/mb.h"
 #include "harness.h"
+#include "peers.h"
 #include "moduli.h"
 
 #define MB_WORDS (TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES)
@@ -144,11 +145,6 @@ static void *bound_loop(const tabai_mb_kernel *k) {
     return k->lanes == 8 ? (void *)loop_mix32_zmm : (void *)loop_mix32_ymm;
 }
 
-static void mpz_of(mpz_t z, const uint64_t *a, size_t n) { mpz_import(z, n, -1, 8, 0, 0, a); }
-static void limbs_of(uint64_t *r, size_t n, const mpz_t z) {
-    memset(r, 0, n * 8);
-    mpz_export(r, NULL, -1, 8, 0, 0, z);
-}
 
 static void mont_mul_mb_op(bench_ctx *c, int square) {
     const tabai_mb_kernel *ks[8];
@@ -168,12 +164,12 @@ static void mont_mul_mb_op(bench_ctx *c, int square) {
         if (square) memcpy(b, a, n * 8);
         mpz_t A, B, P;
         mpz_inits(A, B, P, NULL);
-        mpz_of(A, a, n);
-        mpz_of(B, b, n);
-        mpz_of(P, m->p, n);
+        mpz_from(A, a, n);
+        mpz_from(B, b, n);
+        mpz_from(P, m->p, n);
         mpz_mul(A, A, B);
         mpz_mod(A, A, P);
-        limbs_of(want, n, A);
+        mpz_to(want, n, A);
 
         mb_arg args[17];
         bench_impl impls[17];
@@ -287,17 +283,12 @@ static void run_rsa_openssl(void *v, size_t it) {
     }
 }
 
-static BIGNUM *bn_of(const uint64_t *a, size_t n) {
-    BIGNUM *b = BN_lebin2bn((const unsigned char *)a, (int)(n * 8), NULL);
-    if (!b) bench_fail("BN_lebin2bn failed");
-    return b;
-}
 
 static EVP_PKEY *openssl_key(const bench_rsa_key *rk) {
     const size_t h = rk->h;
-    BIGNUM *bn[8] = {bn_of(rk->n, 2 * h), bn_of(rk->e, 2 * h), bn_of(rk->d, 2 * h),
-                     bn_of(rk->p, h),     bn_of(rk->q, h),     bn_of(rk->dp, h),
-                     bn_of(rk->dq, h),    bn_of(rk->qinv, h)};
+    BIGNUM *bn[8] = {bn_from(rk->n, 2 * h), bn_from(rk->e, 2 * h), bn_from(rk->d, 2 * h),
+                     bn_from(rk->p, h),     bn_from(rk->q, h),     bn_from(rk->dp, h),
+                     bn_from(rk->dq, h),    bn_from(rk->qinv, h)};
     static const char *const names[8] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
                                          OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
                                          OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
@@ -341,8 +332,8 @@ static void rsa_private_op(bench_ctx *c) {
         uint64_t *cmsg[RSA_MSGS], *out[2][RSA_MSGS], *want[RSA_MSGS];
         mpz_t C, D, N, W;
         mpz_inits(C, D, N, W, NULL);
-        mpz_of(D, rk->d, n);
-        mpz_of(N, rk->n, n);
+        mpz_from(D, rk->d, n);
+        mpz_from(N, rk->n, n);
         for (size_t i = 0; i < RSA_MSGS; i++) {
             keys[i] = &key;
             cmsg[i] = bench_alloc(n * 8);
@@ -350,9 +341,9 @@ static void rsa_private_op(bench_ctx *c) {
             out[0][i] = bench_alloc(n * 8);
             out[1][i] = bench_alloc(n * 8);
             bench_rand_below(c, cmsg[i], rk->n, n);
-            mpz_of(C, cmsg[i], n);
+            mpz_from(C, cmsg[i], n);
             mpz_powm(W, C, D, N);
-            limbs_of(want[i], n, W);
+            mpz_to(want[i], n, W);
         }
         rsa_arg args[4];
         bench_impl impls[4];
@@ -381,14 +372,14 @@ static void rsa_private_op(bench_ctx *c) {
         o->bytes = bytes;
         o->msg = bench_alloc(bytes);
         o->sig = bench_alloc(bytes);
-        for (size_t i = 0; i < bytes; i++) o->msg[i] = (unsigned char)(cmsg[0][(bytes - 1 - i) / 8] >> (8 * ((bytes - 1 - i) % 8)));
+        tabai_to_bytes(o->msg, bytes, cmsg[0], n);
         o->sctx = EVP_PKEY_CTX_new(pkey, NULL);
         if (!o->sctx || EVP_PKEY_sign_init(o->sctx) != 1 ||
             EVP_PKEY_CTX_set_rsa_padding(o->sctx, RSA_NO_PADDING) != 1)
             bench_fail("EVP_PKEY_sign_init (RSA-%u)", rk->bits);
         run_rsa_openssl(o, 1);
         uint64_t *got = bench_alloc(n * 8);
-        for (size_t i = 0; i < bytes; i++) got[(bytes - 1 - i) / 8] |= (uint64_t)o->sig[i] << (8 * ((bytes - 1 - i) % 8));
+        if (tabai_from_bytes(got, n, o->sig, bytes) != TABAI_OK) bench_fail("EVP_PKEY_sign: signature size");
         bench_check_limbs(&cs, "EVP_PKEY_sign", got, want[0], n);
         impls[cnt] = (bench_impl){"openssl", NULL, "EVP_PKEY_sign", run_rsa_openssl, NULL, o, 1};
         cnt++;

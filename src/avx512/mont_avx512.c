@@ -137,35 +137,8 @@
         else body##_##w(__VA_ARGS__, d);                                                       \
     } while (0)
 
-#ifdef TABAI_VERIFY
-/* The documented preconditions of the four entry points (TABAI_VERIFY builds only: these
- * checks branch on values): 1 <= d <= 128, digits < 2^32, p_l odd with p_l k0_l = -1 mod
- * 2^32, a_l < p_l and b_l < p_l (the borrow out of a_l - p_l), r the same array as a, b or
- * disjoint from them. */
-static int below_p(const uint64_t *x, const uint64_t *p, size_t d, unsigned L) {
-    int ok = 1;
-    for (unsigned l = 0; l < L; l++) {
-        uint64_t bw = 0;
-        for (size_t i = 0; i < d; i++) bw = (x[i * L + l] - p[i * L + l] - bw) >> 63;
-        ok &= (int)bw;
-    }
-    return ok;
-}
-
-static void verify(const uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
-                   const uint64_t *k0, size_t d, unsigned L) {
-    TABAI_VERIFY_CHECK(d >= 1 && d <= TABAI_MB_MAX_DIGITS);
-    for (size_t i = 0; i < d * L; i++)
-        TABAI_VERIFY_CHECK(((a[i] | b[i] | p[i]) >> 32) == 0);
-    for (unsigned l = 0; l < L; l++) TABAI_VERIFY_CHECK(((p[l] * k0[l]) & M32) == M32);
-    TABAI_VERIFY_CHECK(below_p(a, p, d, L) && below_p(b, p, d, L));
-    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, d * L, a, d * L) &&
-                       tabai_verify_same_or_disjoint(r, d * L, b, d * L));
-}
-#define VERIFY(r, a, b, p, k0, d, L) verify(r, a, b, p, k0, d, L)
-#else
-#define VERIFY(r, a, b, p, k0, d, L) ((void)0)
-#endif
+/* The documented preconditions, checked in TABAI_VERIFY builds (src/mb/mb.h). */
+#define VERIFY(r, a, b, p, k0, d, L) TABAI_MB_VERIFY(r, a, b, p, k0, d, L, 32)
 
 void tabai_mont_mul_r32n_mb8_avx512(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                     const uint64_t *p, const uint64_t *k0, size_t d) {

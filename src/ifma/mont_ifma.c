@@ -129,38 +129,8 @@
 #define IFMA_UNROLL _Pragma("GCC unroll 16")
 #include "mont_ifma.c"
 
-#ifdef TABAI_VERIFY
-/* The documented preconditions (TABAI_VERIFY builds only: these checks branch on values). */
-static int ifma_lanes_below(const uint64_t *x, const uint64_t *p, size_t d, unsigned L) {
-    for (unsigned l = 0; l < L; l++) {
-        int lt = 0; /* x_l < p_l, most significant digit first */
-        for (size_t i = d; i-- > 0;) {
-            uint64_t xi = x[i * L + l], pi = p[i * L + l];
-            if (xi != pi) {
-                lt = xi < pi;
-                break;
-            }
-        }
-        if (!lt) return 0;
-    }
-    return 1;
-}
-
-static void ifma_verify(const uint64_t *r, const uint64_t *a, const uint64_t *b,
-                        const uint64_t *p, const uint64_t *k0, size_t d, unsigned L) {
-    TABAI_VERIFY_CHECK(d >= 1 && d <= IFMA_MAXD);
-    for (size_t i = 0; i < d * L; i++)
-        TABAI_VERIFY_CHECK(a[i] <= IFMA_M52 && b[i] <= IFMA_M52 && p[i] <= IFMA_M52);
-    for (unsigned l = 0; l < L; l++)
-        TABAI_VERIFY_CHECK((p[l] & 1) && ((p[l] * k0[l]) & IFMA_M52) == IFMA_M52);
-    TABAI_VERIFY_CHECK(ifma_lanes_below(a, p, d, L) && ifma_lanes_below(b, p, d, L));
-    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, d * L, a, d * L));
-    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, d * L, b, d * L));
-}
-#define IFMA_VERIFY(r, a, b, p, k0, d, L) ifma_verify(r, a, b, p, k0, d, L)
-#else
-#define IFMA_VERIFY(r, a, b, p, k0, d, L) ((void)0)
-#endif
+/* The documented preconditions, checked in TABAI_VERIFY builds (src/mb/mb.h). */
+#define IFMA_VERIFY(r, a, b, p, k0, d, L) TABAI_MB_VERIFY(r, a, b, p, k0, d, L, 52)
 
 /* The entry points. d is public: the switch picks a fully unrolled body for the small sizes
  * (256, 384, 512 bits ...), a rolled body with constant d for the common large ones, the

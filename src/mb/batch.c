@@ -23,18 +23,40 @@ static tabai_status check_batch(size_t count, uint64_t *const r[], const uint64_
     return TABAI_OK;
 }
 
-/* The scalar contexts of all the moduli (heap), or NULL on allocation failure. */
-static tabai_mont *scalar_contexts(size_t count, const uint64_t *const m[], size_t n) {
-    tabai_mont *mc = malloc((count ? count : 1) * sizeof *mc);
-    if (!mc) return NULL;
-    for (size_t i = 0; i < count; i++) tabai_mont_init(&mc[i], m[i], n); /* checked before */
+/* The scalar contexts of all the moduli (heap; mc[i] = &ctx[i]), or NULL on allocation
+ * failure. *ctxs is the block to free. */
+static const tabai_mont **scalar_contexts(size_t count, const uint64_t *const m[], size_t n,
+                                          tabai_mont **ctxs) {
+    tabai_mont *c = malloc((count ? count : 1) * sizeof *c);
+    const tabai_mont **mc = malloc((count ? count : 1) * sizeof *mc);
+    if (!c || !mc) {
+        free(c);
+        free(mc);
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++) {
+        tabai_mont_init(&c[i], m[i], n); /* checked before */
+        mc[i] = &c[i];
+    }
+    *ctxs = c;
     return mc;
+}
+
+/* The multi-buffer kernel for jobs with these contexts: k, or NULL (the scalar loop) when a
+ * modulus is longer than the kernels go. */
+static const tabai_mb_kernel *jobs_kernel(const tabai_mb_kernel *k, size_t jobs,
+                                          const tabai_mont *const mc[], size_t *maxbits) {
+    size_t bits = 0;
+    for (size_t j = 0; j < jobs; j++)
+        if (mc[j]->bits > bits) bits = mc[j]->bits;
+    *maxbits = bits;
+    return bits > TABAI_MB_MAX_BITS ? NULL : k;
 }
 
 /* Lanes [g, g+L) of count as pointer arrays; missing lanes pad with lane g (results dropped). */
 static void group_ptrs(const uint64_t **dst, const uint64_t *const src[], size_t g, size_t count,
                        unsigned L) {
-    for (unsigned l = 0; l < L; l++) dst[l] = src[g + l < count ? g + l : g];
+    for (unsigned l = 0; l < L; l++) dst[l] = src ? src[g + l < count ? g + l : g] : NULL;
 }
 
 /* The kernel of the group starting with `rest` operations left: k, or its half-width
@@ -50,6 +72,67 @@ static const tabai_mb_kernel *group_kernel(const tabai_mb_kernel *k, size_t rest
     return k;
 }
 
+/* The group of jobs [g, g + L): its kernel (group_kernel), ctx set up for its lanes' moduli
+ * (missing lanes pad with job g) and its outputs rl (NULL for the padding). */
+static const tabai_mb_kernel *group_begin(tabai_mb_mont *ctx, const tabai_mb_kernel *k, size_t g,
+                                          size_t jobs, const tabai_mont *const mc[],
+                                          uint64_t *const r[], uint64_t **rl, size_t n) {
+    const tabai_mb_kernel *kg = group_kernel(k, jobs - g);
+    const tabai_mont *lanes[TABAI_MB_MAX_LANES];
+    for (unsigned l = 0; l < kg->lanes; l++) {
+        lanes[l] = mc[g + l < jobs ? g + l : g];
+        rl[l] = g + l < jobs ? r[g + l] : NULL;
+    }
+    tabai_mb_mont_init_lanes(ctx, kg, lanes, n);
+    return kg;
+}
+
+/* r[j] = b[j]^e[j] mod p_j for the contexts mc[j] (n-limb values, mc[j]->n <= n; e == NULL
+ * for ebits == 0): groups through the multi-buffer kernel k, else the scalar loop. r[j] may
+ * be b[j]. The one exponentiation engine of the batch API and of RSA. */
+static tabai_status powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t *const r[],
+                                const uint64_t *const b[], const uint64_t *const e[],
+                                size_t ebits, const tabai_mont *const mc[], size_t n) {
+    size_t maxbits;
+    k = jobs_kernel(k, jobs, mc, &maxbits);
+    if (!k) {
+        uint64_t *scratch = malloc(tabai_powmod_scratch_limbs(n, ebits) * sizeof(uint64_t));
+        if (!scratch) return TABAI_ERR_ALLOC;
+        for (size_t j = 0; j < jobs; j++) {
+            uint64_t out[TABAI_MAX_LIMBS] = {0};
+            tabai_mont_powmod(mc[j], out, b[j], e ? e[j] : NULL, ebits, scratch);
+            memcpy(r[j], out, n * sizeof(uint64_t));
+        }
+        free(scratch);
+        return TABAI_OK;
+    }
+    /* the widest group: k's lanes, d = the digits of maxbits (scratch grows with both) */
+    const size_t words = tabai_mb_digits(maxbits, k->w) * k->lanes;
+    tabai_mb_mont *ctx = malloc(sizeof *ctx);
+    uint64_t *x = malloc(2 * words * sizeof(uint64_t));
+    uint64_t *scratch = malloc(
+        tabai_mb_powmod_scratch_words(k, tabai_mb_digits(maxbits, k->w), ebits) * sizeof(uint64_t));
+    tabai_status s = TABAI_ERR_ALLOC;
+    if (ctx && x && scratch) {
+        for (size_t g = 0, L; g < jobs; g += L) {
+            const uint64_t *bl[TABAI_MB_MAX_LANES], *el[TABAI_MB_MAX_LANES];
+            uint64_t *rl[TABAI_MB_MAX_LANES];
+            const tabai_mb_kernel *kg = group_begin(ctx, k, g, jobs, mc, r, rl, n);
+            L = kg->lanes;
+            group_ptrs(bl, b, g, jobs, (unsigned)L);
+            group_ptrs(el, e, g, jobs, (unsigned)L);
+            tabai_mb_to_digits(x, kg->lanes, kg->w, ctx->d, bl, n);
+            tabai_mb_powmod(ctx, x + words, x, el, ebits, scratch);
+            tabai_mb_from_digits(rl, n, x + words, kg->lanes, kg->w, ctx->d);
+        }
+        s = TABAI_OK;
+    }
+    free(ctx);
+    free(x);
+    free(scratch);
+    return s;
+}
+
 tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uint64_t *const r[],
                                      const uint64_t *const b[], const uint64_t *const e[],
                                      size_t ebits, const uint64_t *const m[], size_t n) {
@@ -59,60 +142,12 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
     if (ebits > MAX_EBITS) return TABAI_ERR_SIZE;
     tabai_status s = check_batch(count, r, b, NULL, m, n);
     if (s != TABAI_OK || count == 0) return s;
-    tabai_mont *mc = scalar_contexts(count, m, n);
+    tabai_mont *ctxs;
+    const tabai_mont **mc = scalar_contexts(count, m, n, &ctxs);
     if (!mc) return TABAI_ERR_ALLOC;
-    size_t maxbits = 0;
-    for (size_t i = 0; i < count; i++)
-        if (mc[i].bits > maxbits) maxbits = mc[i].bits;
-    if (maxbits > TABAI_MB_MAX_BITS) k = NULL;
-    uint64_t *scratch = NULL, *xb = NULL;
-    tabai_mb_mont *ctx = NULL;
-    s = TABAI_ERR_ALLOC;
-    if (k) {
-        ctx = malloc(sizeof *ctx);
-        xb = malloc(2 * TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES * sizeof(uint64_t));
-        /* the largest group needs d = digits of maxbits */
-        /* the largest group: d = the digits of maxbits (scratch grows with d) */
-        size_t words = tabai_mb_powmod_scratch_words(k, tabai_mb_digits(maxbits, k->w), ebits);
-        scratch = malloc(words * sizeof(uint64_t));
-    } else {
-        scratch = malloc(tabai_powmod_scratch_limbs(n, ebits) * sizeof(uint64_t));
-    }
-    if (!scratch || (k && (!ctx || !xb))) goto done;
-    if (k) {
-        uint64_t *xr = xb + TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES;
-        for (size_t g = 0, L; g < count; g += L) {
-            const tabai_mb_kernel *kg = group_kernel(k, count - g);
-            L = kg->lanes;
-            const tabai_mont *lanes[TABAI_MB_MAX_LANES];
-            const uint64_t *bl[TABAI_MB_MAX_LANES], *el[TABAI_MB_MAX_LANES];
-            uint64_t *rl[TABAI_MB_MAX_LANES];
-            for (unsigned l = 0; l < L; l++) {
-                size_t i = g + l < count ? g + l : g;
-                lanes[l] = &mc[i];
-                rl[l] = g + l < count ? r[g + l] : NULL;
-            }
-            group_ptrs(bl, b, g, count, L);
-            if (ebits) group_ptrs(el, e, g, count, L);
-            else for (unsigned l = 0; l < L; l++) el[l] = NULL;
-            tabai_mb_mont_init_lanes(ctx, kg, lanes, n);
-            tabai_mb_to_digits(xb, L, kg->w, ctx->d, bl, n);
-            tabai_mb_powmod(ctx, xr, xb, el, ebits, scratch);
-            tabai_mb_from_digits(rl, n, xr, L, kg->w, ctx->d);
-        }
-    } else {
-        for (size_t i = 0; i < count; i++) {
-            uint64_t out[TABAI_MAX_LIMBS] = {0};
-            tabai_mont_powmod(&mc[i], out, b[i], e ? e[i] : NULL, ebits, scratch);
-            memcpy(r[i], out, n * sizeof(uint64_t));
-        }
-    }
-    s = TABAI_OK;
-done:
+    s = powmod_jobs(k, count, r, b, ebits ? e : NULL, ebits, mc, n);
     free(mc);
-    free(ctx);
-    free(xb);
-    free(scratch);
+    free(ctxs);
     return s;
 }
 
@@ -127,12 +162,11 @@ tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uin
                                      const uint64_t *const m[], size_t n) {
     tabai_status s = check_batch(count, r, a, b, m, n);
     if (s != TABAI_OK || count == 0) return s;
-    tabai_mont *mc = scalar_contexts(count, m, n);
+    tabai_mont *ctxs;
+    const tabai_mont **mc = scalar_contexts(count, m, n, &ctxs);
     if (!mc) return TABAI_ERR_ALLOC;
-    size_t maxbits = 0;
-    for (size_t i = 0; i < count; i++)
-        if (mc[i].bits > maxbits) maxbits = mc[i].bits;
-    if (maxbits > TABAI_MB_MAX_BITS) k = NULL;
+    size_t maxbits;
+    k = jobs_kernel(k, count, mc, &maxbits);
     tabai_mb_mont *ctx = NULL;
     uint64_t *x = NULL;
     s = TABAI_ERR_ALLOC;
@@ -142,38 +176,31 @@ tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uin
         if (!ctx || !x) goto done;
         uint64_t *y = x + TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES;
         for (size_t g = 0, L; g < count; g += L) {
-            const tabai_mb_kernel *kg = group_kernel(k, count - g);
-            L = kg->lanes;
-            const tabai_mont *lanes[TABAI_MB_MAX_LANES];
             const uint64_t *al[TABAI_MB_MAX_LANES], *bl[TABAI_MB_MAX_LANES];
             uint64_t *rl[TABAI_MB_MAX_LANES];
-            for (unsigned l = 0; l < L; l++) {
-                lanes[l] = &mc[g + l < count ? g + l : g];
-                rl[l] = g + l < count ? r[g + l] : NULL;
-            }
-            group_ptrs(al, a, g, count, L);
-            group_ptrs(bl, b, g, count, L);
-            tabai_mb_mont_init_lanes(ctx, kg, lanes, n);
-            tabai_mb_to_digits(x, L, kg->w, ctx->d, al, n);
-            tabai_mb_to_digits(y, L, kg->w, ctx->d, bl, n);
+            const tabai_mb_kernel *kg = group_begin(ctx, k, g, count, mc, r, rl, n);
+            L = kg->lanes;
+            group_ptrs(al, a, g, count, (unsigned)L);
+            group_ptrs(bl, b, g, count, (unsigned)L);
+            tabai_mb_to_digits(x, kg->lanes, kg->w, ctx->d, al, n);
+            tabai_mb_to_digits(y, kg->lanes, kg->w, ctx->d, bl, n);
             /* a*b*R^-1, then * R^2 * R^-1: a*b mod p in normal form */
             kg->mont_mul(x, x, y, ctx->p, ctx->k0, ctx->d);
             kg->mont_mul(x, x, ctx->rr, ctx->p, ctx->k0, ctx->d);
-            tabai_mb_from_digits(rl, n, x, L, kg->w, ctx->d);
+            tabai_mb_from_digits(rl, n, x, kg->lanes, kg->w, ctx->d);
         }
     } else {
         for (size_t i = 0; i < count; i++) {
             uint64_t t[TABAI_MAX_LIMBS] = {0};
-            const size_t mn = mc[i].n;
-            tabai_mont_mul(&mc[i], t, a[i], b[i]);  /* a*b/R */
-            tabai_mont_mul(&mc[i], t, t, mc[i].rr); /* a*b */
-            memset(t + mn, 0, (n - mn) * sizeof(uint64_t));
+            tabai_mont_mul(mc[i], t, a[i], b[i]);   /* a*b/R */
+            tabai_mont_mul(mc[i], t, t, mc[i]->rr); /* a*b; limbs above mc[i]->n stay 0 */
             memcpy(r[i], t, n * sizeof(uint64_t));
         }
     }
     s = TABAI_OK;
 done:
     free(mc);
+    free(ctxs);
     free(ctx);
     free(x);
     return s;
@@ -243,14 +270,11 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
     /* x[j]: the 2*count half-size bases (c mod p, c mod q), then their powers */
     const size_t H = hmax, jobs = 2 * count;
     uint64_t *x = calloc(jobs * H, sizeof(uint64_t));
-    const uint64_t **xb = malloc(jobs * sizeof *xb), **ee = malloc(jobs * sizeof *ee);
+    const uint64_t **ee = malloc(jobs * sizeof *ee);
     uint64_t **xr = malloc(jobs * sizeof *xr);
     const tabai_mont **mc = malloc(jobs * sizeof *mc);
-    uint64_t *scratch = NULL;
-    tabai_mb_mont *ctx = NULL;
-    uint64_t *digits = NULL;
     tabai_status s = TABAI_ERR_ALLOC;
-    if (!x || !xb || !ee || !xr || !mc) goto done;
+    if (!x || !ee || !xr || !mc) goto done;
     for (size_t i = 0; i < count; i++) {
         const tabai_rsa_key *ky = key[i];
         reduce_half(&ky->mp, x + (2 * i) * H, c[i]);
@@ -260,38 +284,10 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
         ee[2 * i] = ky->dp; /* zero above h limbs: ebits = 64 H reads only zeros there */
         ee[2 * i + 1] = ky->dq;
     }
-    for (size_t j = 0; j < jobs; j++) xb[j] = xr[j] = x + j * H;
-    const size_t ebits = 64 * H;
-    if (k) {
-        const size_t d = tabai_mb_digits(64 * H, k->w), words = d * k->lanes; /* the widest */
-        ctx = malloc(sizeof *ctx);
-        digits = malloc(2 * words * sizeof(uint64_t));
-        scratch = malloc(tabai_mb_powmod_scratch_words(k, d, ebits) * sizeof(uint64_t));
-        if (!ctx || !digits || !scratch) goto done;
-        for (size_t g = 0, L; g < jobs; g += L) {
-            const tabai_mb_kernel *kg = group_kernel(k, jobs - g);
-            L = kg->lanes;
-            const tabai_mont *lanes[TABAI_MB_MAX_LANES];
-            const uint64_t *bl[TABAI_MB_MAX_LANES], *el[TABAI_MB_MAX_LANES];
-            uint64_t *rl[TABAI_MB_MAX_LANES];
-            for (unsigned l = 0; l < L; l++) {
-                size_t j = g + l < jobs ? g + l : g;
-                lanes[l] = mc[j];
-                bl[l] = xb[j];
-                el[l] = ee[j];
-                rl[l] = g + l < jobs ? xr[g + l] : NULL;
-            }
-            tabai_mb_mont_init_lanes(ctx, kg, lanes, H);
-            tabai_mb_to_digits(digits, L, kg->w, ctx->d, bl, H);
-            tabai_mb_powmod(ctx, digits + words, digits, el, ebits, scratch);
-            tabai_mb_from_digits(rl, H, digits + words, L, kg->w, ctx->d);
-        }
-    } else {
-        scratch = malloc(tabai_powmod_scratch_limbs(H, ebits) * sizeof(uint64_t));
-        if (!scratch) goto done;
-        for (size_t j = 0; j < jobs; j++)
-            tabai_mont_powmod(mc[j], xr[j], xb[j], ee[j], 64 * mc[j]->n, scratch);
-    }
+    for (size_t j = 0; j < jobs; j++) xr[j] = x + j * H;
+    /* in place; the exponents have h <= H limbs, zero above (the key's arrays): 64 H bits */
+    s = powmod_jobs(k, jobs, xr, (const uint64_t *const *)xr, ee, 64 * H, mc, H);
+    if (s != TABAI_OK) goto done;
     /* Garner: h = qinv (m1 - m2) mod p, m = m2 + h q */
     for (size_t i = 0; i < count; i++) {
         const tabai_rsa_key *ky = key[i];
@@ -303,23 +299,15 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
         tabai_mont_mul(&ky->mp, t, t, ky->qinv_m); /* qinv (m1 - m2) mod p */
         tabai_mul_n(out, t, ky->q, h);
         uint64_t cy = tabai_add_n(out, out, m2, h);
-        for (size_t l = h; l < 2 * h; l++) { /* carry into the high half, without a branch */
-            uint64_t v = out[l] + cy;
-            cy = v < cy;
-            out[l] = v;
-        }
+        for (size_t l = h; l < 2 * h; l++) cy = tabai_adc(&out[l], out[l], 0, cy); /* carry up */
         memcpy(m[i], out, ky->n * sizeof(uint64_t));
     }
     s = TABAI_OK;
 done:
     free(x);
-    free(xb);
     free(ee);
     free(xr);
     free(mc);
-    free(scratch);
-    free(ctx);
-    free(digits);
     return s;
 }
 

@@ -4,7 +4,7 @@
  * here is portable C with the generic flags. Layout and contracts: mb.h. */
 #include <stdlib.h>
 
-#include "../internal.h"
+#include "../mod/mod.h"
 #include "mb.h"
 
 /* ---- conversions ---- */
@@ -105,12 +105,6 @@ void tabai_mont_mul_rwn_mbl_generic(uint64_t *r, const uint64_t *a, const uint64
 
 /* ---- contexts ---- */
 
-static uint64_t neg_inv_w(uint64_t p0, unsigned w) {
-    uint64_t x = p0; /* Newton: x = p0^-1 mod 2^64 (3 bits correct at the start, doubling) */
-    for (int i = 0; i < 6; i++) x *= 2 - p0 * x;
-    return (0 - x) & (((uint64_t)1 << w) - 1);
-}
-
 /* r = 2^E mod p for a public E, from the scalar context: square-and-multiply on Montgomery
  * forms, where squaring doubles the exponent of 2^a R and a modular addition adds one. The
  * sequence of operations depends on E only: constant time in p. r: mc->n limbs. */
@@ -148,7 +142,8 @@ tabai_status tabai_mb_mont_init_lanes(tabai_mb_mont *ctx, const tabai_mb_kernel 
     const uint64_t *pp[TABAI_MB_MAX_LANES], *pone[TABAI_MB_MAX_LANES], *prr[TABAI_MB_MAX_LANES];
     for (unsigned l = 0; l < L; l++) {
         const size_t mn = lane[l]->n;
-        ctx->k0[l] = neg_inv_w(lane[l]->p[0], w);
+        /* -p^-1 mod 2^w: the low w bits of the scalar context's -p^-1 mod 2^64 */
+        ctx->k0[l] = lane[l]->pinv & (((uint64_t)1 << w) - 1);
         /* R mod p, R = 2^(w d). With R64 = 2^(64 mn) and s = w d - 64 mn in [0, 63) and
          * 2^s < p (the usual case: d digits just cover the lane's limbs), one Montgomery
          * product of R64^2 mod p and 2^s gives it; else square-and-add (pow2_mod). */
@@ -242,17 +237,6 @@ size_t tabai_mb_powmod_scratch(const tabai_mb_mont *ctx, size_t ebits) {
     return tabai_mb_powmod_scratch_words(ctx->k, ctx->d, ebits);
 }
 
-/* w bits of e starting at bit pos (bits at or above ebits read as 0); pos and ebits public */
-static inline uint64_t window_bits(const uint64_t *e, size_t ebits, size_t pos, unsigned w) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < w; i++) {
-        size_t b = pos + i;
-        uint64_t bit = (e && b < ebits) ? (e[b / 64] >> (b % 64)) & 1 : 0;
-        v |= bit << i;
-    }
-    return v;
-}
-
 /* ent = tab[idx_l] in every lane l: every entry is read, each lane keeps its own by masks */
 static void table_scan(uint64_t *ent, const uint64_t *tab, size_t entries, size_t d,
                        unsigned L, const uint64_t *idx) {
@@ -286,7 +270,8 @@ void tabai_mb_powmod(const tabai_mb_mont *ctx, uint64_t *r, const uint64_t *b,
     for (size_t win = nwin; win-- > 0;) {
         if (win != nwin - 1)
             for (unsigned s = 0; s < w; s++) k->mont_sqr(acc, acc, ctx->p, ctx->k0, d);
-        for (unsigned l = 0; l < L; l++) idx[l] = window_bits(e[l], ebits, win * w, w);
+        for (unsigned l = 0; l < L; l++) /* e[l] == NULL (a public pointer): exponent 0 */
+            idx[l] = e[l] ? tabai_window_bits(e[l], ebits, win * w, w) : 0;
         (k->scan ? k->scan : table_scan)(ent, tab, entries, d, L, idx);
         k->mont_mul(acc, acc, ent, ctx->p, ctx->k0, d);
     }

@@ -42,6 +42,40 @@ typedef void (*tabai_mb_mont_sqr_fn)(uint64_t *r, const uint64_t *a, const uint6
 typedef void (*tabai_mb_scan_fn)(uint64_t *ent, const uint64_t *tab, size_t entries, size_t d,
                                  unsigned L, const uint64_t *idx);
 
+#ifdef TABAI_VERIFY
+#include "../internal.h"
+/* TABAI_VERIFY builds only (these checks branch on values): the preconditions of every kernel
+ * above, for L lanes of radix 2^w: 1 <= d <= ceil(TABAI_MB_MAX_BITS / w), digits of a, b, p
+ * below 2^w, p_l odd with p_l k0_l = -1 mod 2^w, a_l < p_l and b_l < p_l (no borrow out of
+ * the lane's chain x - p; digits < 2^52 make the wrapped difference's top bit the borrow), r
+ * the same array as a and b or disjoint from them. The kernels call it through
+ * TABAI_MB_VERIFY; without TABAI_VERIFY it compiles to nothing. */
+static inline int tabai_mb_verify_below(const uint64_t *x, const uint64_t *p, size_t d, unsigned L) {
+    int ok = 1;
+    for (unsigned l = 0; l < L; l++) {
+        uint64_t bw = 0;
+        for (size_t i = 0; i < d; i++) bw = (x[i * L + l] - p[i * L + l] - bw) >> 63;
+        ok &= (int)bw;
+    }
+    return ok;
+}
+static inline void tabai_mb_verify_args(const uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                        const uint64_t *p, const uint64_t *k0, size_t d,
+                                        unsigned L, unsigned w) {
+    const uint64_t mask = ((uint64_t)1 << w) - 1;
+    TABAI_VERIFY_CHECK(d >= 1 && d <= (TABAI_MB_MAX_BITS + w - 1) / w);
+    for (size_t i = 0; i < d * L; i++) TABAI_VERIFY_CHECK(((a[i] | b[i] | p[i]) & ~mask) == 0);
+    for (unsigned l = 0; l < L; l++)
+        TABAI_VERIFY_CHECK((p[l] & 1) && ((p[l] * k0[l]) & mask) == mask);
+    TABAI_VERIFY_CHECK(tabai_mb_verify_below(a, p, d, L) && tabai_mb_verify_below(b, p, d, L));
+    TABAI_VERIFY_CHECK(tabai_verify_same_or_disjoint(r, d * L, a, d * L) &&
+                       tabai_verify_same_or_disjoint(r, d * L, b, d * L));
+}
+#define TABAI_MB_VERIFY(r, a, b, p, k0, d, L, w) tabai_mb_verify_args(r, a, b, p, k0, d, L, w)
+#else
+#define TABAI_MB_VERIFY(r, a, b, p, k0, d, L, w) ((void)0)
+#endif
+
 /* One multi-buffer kernel family: the entry of src/mb/kernels.c's list. */
 typedef struct tabai_mb_kernel {
     const char *name;      /* bench `kernel` label: "ifma_zmm", "ifma_ymm", "avx512f32_zmm", ... */

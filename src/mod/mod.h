@@ -5,6 +5,19 @@
 #include "../cpu/kernels.h"
 #include "../internal.h"
 
+/* w bits of e starting at bit pos (bits at or above ebits read as 0): the window of the
+ * fixed- and sliding-window exponentiations (powmod.c, the multi-buffer one in src/mb).
+ * pos, ebits and w are public; the bits themselves are not branched on. */
+static inline uint64_t tabai_window_bits(const uint64_t *e, size_t ebits, size_t pos, unsigned w) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < w; i++) {
+        size_t b = pos + i;
+        uint64_t bit = b < ebits ? (e[b / 64] >> (b % 64)) & 1 : 0;
+        v |= bit << i;
+    }
+    return v;
+}
+
 /* Strip leading zero limbs and check 1 <= n <= TABAI_MAX_LIMBS; returns the length or 0. */
 size_t tabai_mod_modulus_len(const uint64_t *p, size_t n);
 

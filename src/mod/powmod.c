@@ -74,17 +74,6 @@ size_t tabai_powmod_scratch_limbs(size_t n, size_t ebits) {
     return (((size_t)1 << tabai_powmod_window(ebits)) + 4) * n;
 }
 
-/* w bits of e starting at bit pos (bits above ebits read as 0); pos is public. */
-static inline uint64_t window_bits(const uint64_t *e, size_t ebits, size_t pos, unsigned w) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < w; i++) {
-        size_t b = pos + i;
-        uint64_t bit = b < ebits ? (e[b / 64] >> (b % 64)) & 1 : 0;
-        v |= bit << i;
-    }
-    return v;
-}
-
 /* ent[n] = tab[idx]: reads every entry and keeps the one whose index equals idx by masks,
  * so neither the addresses nor the branches depend on idx. The masks are made once; blocks
  * of 8 limbs are accumulated in four 2-limb GNU C vectors (SSE2 on baseline x86-64) while
@@ -140,7 +129,7 @@ static void powmod_ct(const field *f, uint64_t *r, const uint64_t *b, const uint
     for (size_t win = nwin; win-- > 0;) {
         if (win != nwin - 1)
             for (unsigned s = 0; s < w; s++) f->sqr(f->ctx, acc, acc);
-        uint64_t idx = window_bits(e, ebits, win * w, w);
+        uint64_t idx = tabai_window_bits(e, ebits, win * w, w);
         table_scan(ent, tab, entries, n, idx);
         TABAI_VERIFY_CHECK(idx < entries && tabai_verify_eq_n(ent, tab + idx * n, n));
         f->mul(f->ctx, acc, acc, ent);
@@ -170,7 +159,7 @@ static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const
         size_t lo = top + 1 >= w ? top + 1 - w : 0;
         while (!((e[lo / 64] >> (lo % 64)) & 1)) lo++;
         size_t len = top - lo + 1;
-        uint64_t v = window_bits(e, ebits, lo, (unsigned)len);
+        uint64_t v = tabai_window_bits(e, ebits, lo, (unsigned)len);
         for (size_t s = 0; s < len; s++) f->sqr(f->ctx, acc, acc);
         f->mul(f->ctx, acc, acc, tab + (v >> 1) * n);
         TABAI_VERIFY_CHECK((v & 1) && (v >> 1) < odd && tabai_lt_n(acc, field_p(f), n));
