@@ -84,12 +84,20 @@ def plot(data: Dict[str, Any], path: os.PathLike) -> Path:
     for ax in list(axes.flat)[len(ops):]:
         ax.set_visible(False)
 
+    return _save(fig, data, "tabai benchmark", path)
+
+
+def _save(fig: Any, data: Dict[str, Any], title: str, path: os.PathLike) -> Path:
+    """Titles fig with title, the run's CPU and date, writes it to path (parent folders
+    created) and closes it; returns the path."""
+    import matplotlib.pyplot as plt
+
     meta = data.get("meta", {})
     cpu = meta.get("cpu") or meta.get("brand") or ""
     if isinstance(cpu, dict):
         cpu = cpu.get("brand", "")
     when = meta.get("date") or meta.get("time") or ""
-    fig.suptitle(f"tabai benchmark {cpu} {when}".strip())
+    fig.suptitle(f"{title} {cpu} {when}".strip())
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -153,14 +161,4 @@ def plot_mb(data: Dict[str, Any], path: os.PathLike) -> Path | None:
     bx.set_title("IFMA radix 2^52 over the AVX-512F radix 2^32 baseline")
     bx.grid(True, which="both", alpha=0.3)
     bx.legend(fontsize=8)
-    meta = data.get("meta", {})
-    cpu = meta.get("cpu") or ""
-    if isinstance(cpu, dict):
-        cpu = cpu.get("brand", "")
-    fig.suptitle(f"tabai multi-buffer Montgomery {cpu} {meta.get('date') or ''}".strip())
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, data, "tabai multi-buffer Montgomery", path)
