@@ -45,7 +45,17 @@ typedef enum tabai_status {
     TABAI_ERR_NOINV = -5,    /**< the inverse does not exist (operand is 0 mod p or not coprime) */
     TABAI_ERR_TIER = -6,     /**< the kernel or tier asked for is not available on this CPU */
     TABAI_ERR_KERNEL = -7,   /**< the kernel asked for does not support this size */
-    TABAI_ERR_ALLOC = -8     /**< a convenience function could not allocate its scratch */
+    TABAI_ERR_ALLOC = -8,    /**< a convenience function could not allocate its scratch */
+    TABAI_ERR_SCRATCH = -9,  /**< a scratch buffer is shorter than its size query asks */
+    TABAI_ERR_FAULT = -10,   /**< a result failed its own check (fault detected); nothing written */
+    /* -20 .. -29: RSA, Diffie-Hellman and DSA key and parameter checks */
+    /* -30 .. -39: elliptic curves (tabai_ec.h) */
+    TABAI_ERR_CURVE = -30,     /**< unknown curve */
+    TABAI_ERR_POINT = -31,     /**< a point is badly encoded, not on the curve, or at infinity
+                                    where a public key is needed; an X25519 result of zero */
+    TABAI_ERR_SCALAR = -32,    /**< a private scalar is 0 or >= the group order */
+    TABAI_ERR_SIGNATURE = -33, /**< a signature is malformed (r or s 0 or >= n) or does not verify */
+    TABAI_ERR_RANDOM = -34     /**< the operating system's random generator failed */
 } tabai_status;
 
 /** A short English text for a status code (static storage, never NULL). */
@@ -53,6 +63,11 @@ TABAI_API const char *tabai_status_str(tabai_status s);
 
 /** Version string "major.minor.patch". */
 TABAI_API const char *tabai_version(void);
+
+/** Sets len bytes at p to zero in a way the compiler cannot remove (a store through a
+ *  volatile pointer followed by a compiler barrier), for secret memory that is about to be
+ *  freed or go out of scope. p may be NULL when len is 0. Time: constant in the contents. */
+TABAI_API void tabai_wipe(void *p, size_t len);
 
 /* ------------------------------------------------------------------------------------
  * CPU features and dispatch tiers.

@@ -12,11 +12,24 @@ const char *tabai_status_str(tabai_status s) {
     case TABAI_ERR_TIER: return "tier or kernel not available on this CPU";
     case TABAI_ERR_KERNEL: return "kernel does not support this size";
     case TABAI_ERR_ALLOC: return "out of memory";
+    case TABAI_ERR_SCRATCH: return "scratch buffer too short";
+    case TABAI_ERR_FAULT: return "fault detected: the result failed its check";
+    case TABAI_ERR_CURVE: return "unknown curve";
+    case TABAI_ERR_POINT: return "invalid point (encoding, not on the curve, or infinity)";
+    case TABAI_ERR_SCALAR: return "scalar out of range (0 or >= the group order)";
+    case TABAI_ERR_SIGNATURE: return "invalid signature";
+    case TABAI_ERR_RANDOM: return "the random generator failed";
     }
     return "unknown status";
 }
 
 const char *tabai_version(void) { return "0.1.0"; }
+
+void tabai_wipe(void *p, size_t len) {
+    volatile uint8_t *v = (volatile uint8_t *)p;
+    for (size_t i = 0; i < len; i++) v[i] = 0;
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
 
 tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len) {
     if (!r || (!be && len)) return TABAI_ERR_NULL;
