@@ -49,54 +49,53 @@ tabai_mont_mul_n2_bmi2:
 	push	rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset rbp, 0
+	push	r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r12, 0
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	r15, rdx
 	mov	rdx, qword ptr [r15]
+	xor	ebp, ebp
 	mulx	r11, r10, qword ptr [rsi]
 	mulx	rbx, rax, qword ptr [rsi + 8]
-	add	r11, rax
-	adc	rbx, 0
-	xor	ebp, ebp
+	adcx	r11, rax
+	adcx	rbx, rbp
 	mov	rdx, r10
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r10, rax
 	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r12, rax, qword ptr [rcx + 8]
 	adox	r11, rax
-	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adox	rbx, r10
+	adcx	rbx, r12
+	adcx	rbp, r10
+	adox	rbp, r10
 	mov	rdx, qword ptr [r15 + 8]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
+	mulx	r12, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
-	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adox	rbp, r10
+	adcx	rbp, r12
+	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r12, rax, qword ptr [rcx + 8]
 	adox	rbx, rax
-	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adox	rbp, r11
+	adcx	rbp, r12
+	adcx	r10, r11
+	adox	r10, r11
 	mov	rax, rbx
 	sub	rax, qword ptr [rcx]
 	mov	r9, rbp
@@ -109,6 +108,9 @@ tabai_mont_mul_n2_bmi2:
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
+	pop	r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r12
 	pop	rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore rbp
@@ -139,96 +141,92 @@ tabai_mont_mul_n3_bmi2:
 	push	r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r12, 0
+	push	r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r13, 0
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	r15, rdx
 	mov	rdx, qword ptr [r15]
+	xor	r12d, r12d
 	mulx	r11, r10, qword ptr [rsi]
 	mulx	rbx, rax, qword ptr [rsi + 8]
-	add	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adc	rbx, rax
-	adc	rbp, 0
-	xor	r12d, r12d
+	adcx	rbx, rax
+	adcx	rbp, r12
 	mov	rdx, r10
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r10, rax
 	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r13, rax, qword ptr [rcx + 8]
 	adox	r11, rax
-	adcx	rbx, r9
+	adcx	rbx, r13
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	rbx, rax
+	adox	rbp, r10
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r10
+	adox	r12, r10
 	mov	rdx, qword ptr [r15 + 8]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
+	mulx	r13, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
-	adcx	rbp, r9
+	adcx	rbp, r13
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	rbp, rax
+	adox	r12, r10
 	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r13, rax, qword ptr [rcx + 8]
 	adox	rbx, rax
-	adcx	rbp, r9
+	adcx	rbp, r13
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	rbp, rax
+	adox	r12, r11
 	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r11
+	adox	r10, r11
 	mov	rdx, qword ptr [r15 + 16]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
+	mulx	r13, rax, qword ptr [rsi + 8]
 	adox	rbp, rax
-	adcx	r12, r9
+	adcx	r12, r13
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	r12, rax
+	adox	r10, r11
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, r11
 	mov	rdx, rbx
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r13, rax, qword ptr [rcx + 8]
 	adox	rbp, rax
-	adcx	r12, r9
+	adcx	r12, r13
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	r12, rax
+	adox	r10, rbx
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, rbx
+	adox	r11, rbx
 	mov	rax, rbp
 	sub	rax, qword ptr [rcx]
 	mov	r9, r12
@@ -245,6 +243,9 @@ tabai_mont_mul_n3_bmi2:
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
+	pop	r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
 	pop	r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r12
@@ -281,150 +282,143 @@ tabai_mont_mul_n4_bmi2:
 	push	r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r13, 0
+	push	r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r14, 0
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	r15, rdx
 	mov	rdx, qword ptr [r15]
+	xor	r13d, r13d
 	mulx	r11, r10, qword ptr [rsi]
 	mulx	rbx, rax, qword ptr [rsi + 8]
-	add	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adc	rbp, rax
-	adc	r12, 0
-	xor	r13d, r13d
+	adcx	rbp, rax
+	adcx	r12, r13
 	mov	rdx, r10
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r10, rax
 	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r14, rax, qword ptr [rcx + 8]
 	adox	r11, rax
-	adcx	rbx, r9
+	adcx	rbx, r14
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rcx + 24]
+	mulx	r14, rax, qword ptr [rcx + 24]
 	adox	rbp, rax
-	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r13, rax
-	adox	r13, rax
+	adox	r12, r10
+	adcx	r12, r14
+	adcx	r13, r10
+	adox	r13, r10
 	mov	rdx, qword ptr [r15 + 8]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
+	mulx	r14, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
-	adcx	rbp, r9
+	adcx	rbp, r14
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	rbp, rax
 	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
+	mulx	r14, rax, qword ptr [rsi + 24]
 	adox	r12, rax
-	adcx	r13, r9
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adox	r13, r10
+	adcx	r13, r14
+	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r14, rax, qword ptr [rcx + 8]
 	adox	rbx, rax
-	adcx	rbp, r9
+	adcx	rbp, r14
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	rbp, rax
 	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rcx + 24]
+	mulx	r14, rax, qword ptr [rcx + 24]
 	adox	r12, rax
-	adcx	r13, r9
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adox	r13, r11
+	adcx	r13, r14
+	adcx	r10, r11
+	adox	r10, r11
 	mov	rdx, qword ptr [r15 + 16]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
+	mulx	r14, rax, qword ptr [rsi + 8]
 	adox	rbp, rax
-	adcx	r12, r9
+	adcx	r12, r14
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	r12, rax
 	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
+	mulx	r14, rax, qword ptr [rsi + 24]
 	adox	r13, rax
-	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adox	r10, r11
+	adcx	r10, r14
+	adcx	r11, r11
 	mov	rdx, rbx
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r14, rax, qword ptr [rcx + 8]
 	adox	rbp, rax
-	adcx	r12, r9
+	adcx	r12, r14
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	r12, rax
 	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rcx + 24]
+	mulx	r14, rax, qword ptr [rcx + 24]
 	adox	r13, rax
-	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adox	r10, rbx
+	adcx	r10, r14
+	adcx	r11, rbx
+	adox	r11, rbx
 	mov	rdx, qword ptr [r15 + 24]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
 	adox	rbp, rax
 	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
+	mulx	r14, rax, qword ptr [rsi + 8]
 	adox	r12, rax
-	adcx	r13, r9
+	adcx	r13, r14
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	r13, rax
 	adcx	r10, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
+	mulx	r14, rax, qword ptr [rsi + 24]
 	adox	r10, rax
-	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adox	r11, rbx
+	adcx	r11, r14
+	adcx	rbx, rbx
 	mov	rdx, rbp
 	imul	rdx, r8
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rcx]
 	adox	rbp, rax
 	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rcx + 8]
+	mulx	r14, rax, qword ptr [rcx + 8]
 	adox	r12, rax
-	adcx	r13, r9
+	adcx	r13, r14
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	r13, rax
 	adcx	r10, r9
-	mulx	r9, rax, qword ptr [rcx + 24]
+	mulx	r14, rax, qword ptr [rcx + 24]
 	adox	r10, rax
-	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adox	r11, rbp
+	adcx	r11, r14
+	adcx	rbx, rbp
+	adox	rbx, rbp
 	mov	rax, r12
 	sub	rax, qword ptr [rcx]
 	mov	r9, r13
@@ -445,6 +439,9 @@ tabai_mont_mul_n4_bmi2:
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
+	pop	r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
 	pop	r13
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r13
@@ -492,17 +489,17 @@ tabai_mont_mul_n5_bmi2:
 	.cfi_rel_offset r15, 0
 	mov	r15, rdx
 	mov	rdx, qword ptr [r15]
+	xor	r14d, r14d
 	mulx	r11, r10, qword ptr [rsi]
 	mulx	rbx, rax, qword ptr [rsi + 8]
-	add	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 32]
-	adc	r12, rax
-	adc	r13, 0
-	xor	r14d, r14d
+	adcx	r12, rax
+	adcx	r13, r14
 	mov	rdx, r10
 	imul	rdx, r8
 	xor	eax, eax
@@ -520,11 +517,10 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rcx + 32]
 	adox	r12, rax
+	adox	r13, r10
 	adcx	r13, r9
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r14, rax
-	adox	r14, rax
+	adcx	r14, r10
+	adox	r14, r10
 	mov	rdx, qword ptr [r15 + 8]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -541,11 +537,9 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r13, rax
+	adox	r14, r10
 	adcx	r14, r9
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, r8
 	xor	eax, eax
@@ -563,11 +557,10 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rcx + 32]
 	adox	r13, rax
+	adox	r14, r11
 	adcx	r14, r9
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r11
+	adox	r10, r11
 	mov	rdx, qword ptr [r15 + 16]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -584,11 +577,9 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r14, rax
+	adox	r10, r11
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, r11
 	mov	rdx, rbx
 	imul	rdx, r8
 	xor	eax, eax
@@ -606,11 +597,10 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rcx + 32]
 	adox	r14, rax
+	adox	r10, rbx
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, rbx
+	adox	r11, rbx
 	mov	rdx, qword ptr [r15 + 24]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -627,11 +617,9 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r10, rax
+	adox	r11, rbx
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbx
 	mov	rdx, rbp
 	imul	rdx, r8
 	xor	eax, eax
@@ -649,11 +637,10 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rcx + 32]
 	adox	r10, rax
+	adox	r11, rbp
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbp
+	adox	rbx, rbp
 	mov	rdx, qword ptr [r15 + 32]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -670,11 +657,9 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r11, rax
+	adox	rbx, rbp
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, rbp
 	mov	rdx, r12
 	imul	rdx, r8
 	xor	eax, eax
@@ -692,11 +677,10 @@ tabai_mont_mul_n5_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rcx + 32]
 	adox	r11, rax
+	adox	rbx, r12
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, r12
+	adox	rbp, r12
 	mov	rax, r13
 	sub	rax, qword ptr [rcx]
 	mov	r9, r14
@@ -774,19 +758,19 @@ tabai_mont_mul_n6_bmi2:
 	mov	qword ptr [rsp], rdi
 	mov	rdi, rdx
 	mov	rdx, qword ptr [rdi]
+	xor	r15d, r15d
 	mulx	r11, r10, qword ptr [rsi]
 	mulx	rbx, rax, qword ptr [rsi + 8]
-	add	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 32]
-	adc	r12, rax
+	adcx	r12, rax
 	mulx	r14, rax, qword ptr [rsi + 40]
-	adc	r13, rax
-	adc	r14, 0
-	xor	r15d, r15d
+	adcx	r13, rax
+	adcx	r14, r15
 	mov	rdx, r10
 	imul	rdx, r8
 	xor	eax, eax
@@ -807,11 +791,10 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rcx + 40]
 	adox	r13, rax
+	adox	r14, r10
 	adcx	r14, r9
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r15, rax
-	adox	r15, rax
+	adcx	r15, r10
+	adox	r15, r10
 	mov	rdx, qword ptr [rdi + 8]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -831,11 +814,9 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r14, rax
+	adox	r15, r10
 	adcx	r15, r9
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, r8
 	xor	eax, eax
@@ -856,11 +837,10 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rcx + 40]
 	adox	r14, rax
+	adox	r15, r11
 	adcx	r15, r9
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r11
+	adox	r10, r11
 	mov	rdx, qword ptr [rdi + 16]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -880,11 +860,9 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r15, rax
+	adox	r10, r11
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, r11
 	mov	rdx, rbx
 	imul	rdx, r8
 	xor	eax, eax
@@ -905,11 +883,10 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rcx + 40]
 	adox	r15, rax
+	adox	r10, rbx
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, rbx
+	adox	r11, rbx
 	mov	rdx, qword ptr [rdi + 24]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -929,11 +906,9 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r10, rax
+	adox	r11, rbx
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbx
 	mov	rdx, rbp
 	imul	rdx, r8
 	xor	eax, eax
@@ -954,11 +929,10 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rcx + 40]
 	adox	r10, rax
+	adox	r11, rbp
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbp
+	adox	rbx, rbp
 	mov	rdx, qword ptr [rdi + 32]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -978,11 +952,9 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r11, rax
+	adox	rbx, rbp
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, rbp
 	mov	rdx, r12
 	imul	rdx, r8
 	xor	eax, eax
@@ -1003,11 +975,10 @@ tabai_mont_mul_n6_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rcx + 40]
 	adox	r11, rax
+	adox	rbx, r12
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, r12
+	adox	rbp, r12
 	mov	rdx, qword ptr [rdi + 40]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -1027,11 +998,9 @@ tabai_mont_mul_n6_bmi2:
 	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
+	adox	rbp, r12
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r12
 	mov	rdx, r13
 	imul	rdx, r8
 	xor	eax, eax
@@ -1052,43 +1021,36 @@ tabai_mont_mul_n6_bmi2:
 	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rcx + 40]
 	adox	rbx, rax
+	adox	rbp, r13
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r13
+	adox	r12, r13
 	mov	rdx, qword ptr [rsp]
 	mov	rax, r14
 	sub	rax, qword ptr [rcx]
-	mov	qword ptr [rdx], rax
-	mov	rax, r15
-	sbb	rax, qword ptr [rcx + 8]
-	mov	qword ptr [rdx + 8], rax
-	mov	rax, r10
-	sbb	rax, qword ptr [rcx + 16]
-	mov	qword ptr [rdx + 16], rax
-	mov	rax, r11
-	sbb	rax, qword ptr [rcx + 24]
-	mov	qword ptr [rdx + 24], rax
-	mov	rax, rbx
-	sbb	rax, qword ptr [rcx + 32]
-	mov	qword ptr [rdx + 32], rax
-	mov	rax, rbp
-	sbb	rax, qword ptr [rcx + 40]
-	mov	qword ptr [rdx + 40], rax
+	mov	r9, r15
+	sbb	r9, qword ptr [rcx + 8]
+	mov	r13, r10
+	sbb	r13, qword ptr [rcx + 16]
+	mov	rsi, r11
+	sbb	rsi, qword ptr [rcx + 24]
+	mov	rdi, rbx
+	sbb	rdi, qword ptr [rcx + 32]
+	mov	r8, rbp
+	sbb	r8, qword ptr [rcx + 40]
 	sbb	r12, 0
-	cmovnc	r14, qword ptr [rdx]
-	mov	qword ptr [rdx], r14
-	cmovnc	r15, qword ptr [rdx + 8]
-	mov	qword ptr [rdx + 8], r15
-	cmovnc	r10, qword ptr [rdx + 16]
-	mov	qword ptr [rdx + 16], r10
-	cmovnc	r11, qword ptr [rdx + 24]
-	mov	qword ptr [rdx + 24], r11
-	cmovnc	rbx, qword ptr [rdx + 32]
-	mov	qword ptr [rdx + 32], rbx
-	cmovnc	rbp, qword ptr [rdx + 40]
-	mov	qword ptr [rdx + 40], rbp
+	cmovc	rax, r14
+	mov	qword ptr [rdx], rax
+	cmovc	r9, r15
+	mov	qword ptr [rdx + 8], r9
+	cmovc	r13, r10
+	mov	qword ptr [rdx + 16], r13
+	cmovc	rsi, r11
+	mov	qword ptr [rdx + 24], rsi
+	cmovc	rdi, rbx
+	mov	qword ptr [rdx + 32], rdi
+	cmovc	r8, rbp
+	mov	qword ptr [rdx + 40], r8
 	add	rsp, 8
 	.cfi_adjust_cfa_offset -8
 	pop	r15
@@ -1148,21 +1110,21 @@ tabai_mont_mul_n7_bmi2:
 	mov	qword ptr [rsp + 8], r8
 	mov	r8, rdx
 	mov	rdx, qword ptr [r8]
+	xor	edi, edi
 	mulx	r11, r10, qword ptr [rsi]
 	mulx	rbx, rax, qword ptr [rsi + 8]
-	add	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 32]
-	adc	r12, rax
+	adcx	r12, rax
 	mulx	r14, rax, qword ptr [rsi + 40]
-	adc	r13, rax
+	adcx	r13, rax
 	mulx	r15, rax, qword ptr [rsi + 48]
-	adc	r14, rax
-	adc	r15, 0
-	xor	edi, edi
+	adcx	r14, rax
+	adcx	r15, rdi
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1186,11 +1148,10 @@ tabai_mont_mul_n7_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rcx + 48]
 	adox	r14, rax
+	adox	r15, r10
 	adcx	r15, r9
-	mov	eax, 0
-	adox	r15, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adcx	rdi, r10
+	adox	rdi, r10
 	mov	rdx, qword ptr [r8 + 8]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -1213,11 +1174,9 @@ tabai_mont_mul_n7_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r15, rax
+	adox	rdi, r10
 	adcx	rdi, r9
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1241,11 +1200,10 @@ tabai_mont_mul_n7_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rcx + 48]
 	adox	r15, rax
+	adox	rdi, r11
 	adcx	rdi, r9
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r11
+	adox	r10, r11
 	mov	rdx, qword ptr [r8 + 16]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -1268,11 +1226,9 @@ tabai_mont_mul_n7_bmi2:
 	adcx	rdi, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	rdi, rax
+	adox	r10, r11
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, r11
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1296,11 +1252,10 @@ tabai_mont_mul_n7_bmi2:
 	adcx	rdi, r9
 	mulx	r9, rax, qword ptr [rcx + 48]
 	adox	rdi, rax
+	adox	r10, rbx
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, rbx
+	adox	r11, rbx
 	mov	rdx, qword ptr [r8 + 24]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -1323,11 +1278,9 @@ tabai_mont_mul_n7_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r10, rax
+	adox	r11, rbx
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1351,11 +1304,10 @@ tabai_mont_mul_n7_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rcx + 48]
 	adox	r10, rax
+	adox	r11, rbp
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbp
+	adox	rbx, rbp
 	mov	rdx, qword ptr [r8 + 32]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -1378,11 +1330,9 @@ tabai_mont_mul_n7_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r11, rax
+	adox	rbx, rbp
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, rbp
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1406,11 +1356,10 @@ tabai_mont_mul_n7_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rcx + 48]
 	adox	r11, rax
+	adox	rbx, r12
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, r12
+	adox	rbp, r12
 	mov	rdx, qword ptr [r8 + 40]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -1433,11 +1382,9 @@ tabai_mont_mul_n7_bmi2:
 	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
+	adox	rbp, r12
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r12
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1461,11 +1408,10 @@ tabai_mont_mul_n7_bmi2:
 	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rcx + 48]
 	adox	rbx, rax
+	adox	rbp, r13
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r13
+	adox	r12, r13
 	mov	rdx, qword ptr [r8 + 48]
 	xor	eax, eax
 	mulx	r9, rax, qword ptr [rsi]
@@ -1488,11 +1434,9 @@ tabai_mont_mul_n7_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
+	adox	r12, r13
 	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r13, rax
-	adox	r13, rax
+	adcx	r13, r13
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1516,11 +1460,10 @@ tabai_mont_mul_n7_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rcx + 48]
 	adox	rbp, rax
+	adox	r12, r14
 	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r13, rax
-	adox	r13, rax
+	adcx	r13, r14
+	adox	r13, r14
 	mov	rdx, qword ptr [rsp]
 	mov	rax, r15
 	sub	rax, qword ptr [rcx]
@@ -1618,23 +1561,23 @@ tabai_mont_mul_n8_bmi2:
 	mov	qword ptr [rsp + 16], rdx
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx]
+	xor	r8d, r8d
 	mulx	r11, r10, qword ptr [rsi]
 	mulx	rbx, rax, qword ptr [rsi + 8]
-	add	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 32]
-	adc	r12, rax
+	adcx	r12, rax
 	mulx	r14, rax, qword ptr [rsi + 40]
-	adc	r13, rax
+	adcx	r13, rax
 	mulx	r15, rax, qword ptr [rsi + 48]
-	adc	r14, rax
+	adcx	r14, rax
 	mulx	rdi, rax, qword ptr [rsi + 56]
-	adc	r15, rax
-	adc	rdi, 0
-	xor	r8d, r8d
+	adcx	r15, rax
+	adcx	rdi, r8
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1661,11 +1604,10 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rcx + 56]
 	adox	r15, rax
+	adox	rdi, r10
 	adcx	rdi, r9
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	r8, rax
-	adox	r8, rax
+	adcx	r8, r10
+	adox	r8, r10
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 8]
 	xor	eax, eax
@@ -1692,11 +1634,9 @@ tabai_mont_mul_n8_bmi2:
 	adcx	rdi, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	rdi, rax
+	adox	r8, r10
 	adcx	r8, r9
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1723,11 +1663,10 @@ tabai_mont_mul_n8_bmi2:
 	adcx	rdi, r9
 	mulx	r9, rax, qword ptr [rcx + 56]
 	adox	rdi, rax
+	adox	r8, r11
 	adcx	r8, r9
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r11
+	adox	r10, r11
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 16]
 	xor	eax, eax
@@ -1754,11 +1693,9 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r8, rax
+	adox	r10, r11
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, r11
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1785,11 +1722,10 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rcx + 56]
 	adox	r8, rax
+	adox	r10, rbx
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, rbx
+	adox	r11, rbx
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 24]
 	xor	eax, eax
@@ -1816,11 +1752,9 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r10, rax
+	adox	r11, rbx
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1847,11 +1781,10 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rcx + 56]
 	adox	r10, rax
+	adox	r11, rbp
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbp
+	adox	rbx, rbp
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 32]
 	xor	eax, eax
@@ -1878,11 +1811,9 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r11, rax
+	adox	rbx, rbp
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, rbp
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1909,11 +1840,10 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rcx + 56]
 	adox	r11, rax
+	adox	rbx, r12
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, r12
+	adox	rbp, r12
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 40]
 	xor	eax, eax
@@ -1940,11 +1870,9 @@ tabai_mont_mul_n8_bmi2:
 	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
+	adox	rbp, r12
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r12
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -1971,11 +1899,10 @@ tabai_mont_mul_n8_bmi2:
 	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rcx + 56]
 	adox	rbx, rax
+	adox	rbp, r13
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r13
+	adox	r12, r13
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 48]
 	xor	eax, eax
@@ -2002,11 +1929,9 @@ tabai_mont_mul_n8_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
+	adox	r12, r13
 	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r13, rax
-	adox	r13, rax
+	adcx	r13, r13
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -2033,11 +1958,10 @@ tabai_mont_mul_n8_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rcx + 56]
 	adox	rbp, rax
+	adox	r12, r14
 	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r13, rax
-	adox	r13, rax
+	adcx	r13, r14
+	adox	r13, r14
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 56]
 	xor	eax, eax
@@ -2064,11 +1988,9 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r12, rax
+	adox	r13, r14
 	adcx	r13, r9
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r14, rax
-	adox	r14, rax
+	adcx	r14, r14
 	mov	rdx, r15
 	imul	rdx, qword ptr [rsp + 8]
 	xor	eax, eax
@@ -2095,11 +2017,10 @@ tabai_mont_mul_n8_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rcx + 56]
 	adox	r12, rax
+	adox	r13, r15
 	adcx	r13, r9
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r14, rax
-	adox	r14, rax
+	adcx	r14, r15
+	adox	r14, r15
 	mov	rdx, qword ptr [rsp]
 	mov	rax, rdi
 	sub	rax, qword ptr [rcx]
@@ -2204,25 +2125,25 @@ tabai_mont_mul_n9_bmi2:
 	mov	qword ptr [rsp + 32], rcx
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx]
+	xor	ecx, ecx
 	mulx	r11, r10, qword ptr [rsi]
 	mulx	rbx, rax, qword ptr [rsi + 8]
-	add	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 32]
-	adc	r12, rax
+	adcx	r12, rax
 	mulx	r14, rax, qword ptr [rsi + 40]
-	adc	r13, rax
+	adcx	r13, rax
 	mulx	r15, rax, qword ptr [rsi + 48]
-	adc	r14, rax
+	adcx	r14, rax
 	mulx	rdi, rax, qword ptr [rsi + 56]
-	adc	r15, rax
+	adcx	r15, rax
 	mulx	r8, rax, qword ptr [rsi + 64]
-	adc	rdi, rax
-	adc	r8, 0
-	xor	ecx, ecx
+	adcx	rdi, rax
+	adcx	r8, rcx
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
@@ -2253,11 +2174,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	rdi, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	rdi, rax
+	adox	r8, r10
 	adcx	r8, r9
-	mov	eax, 0
-	adox	r8, rax
-	adcx	rcx, rax
-	adox	rcx, rax
+	adcx	rcx, r10
+	adox	rcx, r10
 	mov	rsi, qword ptr [rsp + 24]
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 8]
@@ -2288,11 +2208,9 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r8, rax
+	adox	rcx, r10
 	adcx	rcx, r9
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r10
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
@@ -2323,11 +2241,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r8, rax
+	adox	rcx, r11
 	adcx	rcx, r9
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	r10, rax
-	adox	r10, rax
+	adcx	r10, r11
+	adox	r10, r11
 	mov	rsi, qword ptr [rsp + 24]
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 16]
@@ -2358,11 +2275,9 @@ tabai_mont_mul_n9_bmi2:
 	adcx	rcx, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	rcx, rax
+	adox	r10, r11
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, r11
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
@@ -2393,11 +2308,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	rcx, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	rcx, rax
+	adox	r10, rbx
 	adcx	r10, r9
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r11, rax
-	adox	r11, rax
+	adcx	r11, rbx
+	adox	r11, rbx
 	mov	rsi, qword ptr [rsp + 24]
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 24]
@@ -2428,11 +2342,9 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
+	adox	r11, rbx
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbx
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
@@ -2463,11 +2375,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r10, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
+	adox	r11, rbp
 	adcx	r11, r9
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rbx, rax
-	adox	rbx, rax
+	adcx	rbx, rbp
+	adox	rbx, rbp
 	mov	rsi, qword ptr [rsp + 24]
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 32]
@@ -2498,11 +2409,9 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r11, rax
+	adox	rbx, rbp
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, rbp
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
@@ -2533,11 +2442,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r11, rax
+	adox	rbx, r12
 	adcx	rbx, r9
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbp, rax
-	adox	rbp, rax
+	adcx	rbp, r12
+	adox	rbp, r12
 	mov	rsi, qword ptr [rsp + 24]
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 40]
@@ -2568,11 +2476,9 @@ tabai_mont_mul_n9_bmi2:
 	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
+	adox	rbp, r12
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r12
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
@@ -2603,11 +2509,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
+	adox	rbp, r13
 	adcx	rbp, r9
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	r12, rax
-	adox	r12, rax
+	adcx	r12, r13
+	adox	r12, r13
 	mov	rsi, qword ptr [rsp + 24]
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 48]
@@ -2638,11 +2543,9 @@ tabai_mont_mul_n9_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
+	adox	r12, r13
 	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r13, rax
-	adox	r13, rax
+	adcx	r13, r13
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
@@ -2673,11 +2576,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
+	adox	r12, r14
 	adcx	r12, r9
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r13, rax
-	adox	r13, rax
+	adcx	r13, r14
+	adox	r13, r14
 	mov	rsi, qword ptr [rsp + 24]
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 56]
@@ -2708,11 +2610,9 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r12, rax
+	adox	r13, r14
 	adcx	r13, r9
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r14, rax
-	adox	r14, rax
+	adcx	r14, r14
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, r15
 	imul	rdx, qword ptr [rsp + 8]
@@ -2743,11 +2643,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r12, rax
+	adox	r13, r15
 	adcx	r13, r9
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r14, rax
-	adox	r14, rax
+	adcx	r14, r15
+	adox	r14, r15
 	mov	rsi, qword ptr [rsp + 24]
 	mov	rdx, qword ptr [rsp + 16]
 	mov	rdx, qword ptr [rdx + 64]
@@ -2778,11 +2677,9 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r13, rax
+	adox	r14, r15
 	adcx	r14, r9
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r15, rax
-	adox	r15, rax
+	adcx	r15, r15
 	mov	rsi, qword ptr [rsp + 32]
 	mov	rdx, rdi
 	imul	rdx, qword ptr [rsp + 8]
@@ -2813,11 +2710,10 @@ tabai_mont_mul_n9_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r13, rax
+	adox	r14, rdi
 	adcx	r14, r9
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r15, rax
-	adox	r15, rax
+	adcx	r15, rdi
+	adox	r15, rdi
 	mov	rdx, qword ptr [rsp]
 	mov	rax, r8
 	sub	rax, qword ptr [rsi]

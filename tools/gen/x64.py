@@ -456,6 +456,7 @@ def gen_mont_mul(n):
     hi = pool[0]
     T = pool[1:n + 2]
     C1 = pool[n + 2]
+    HIS = [hi] + pool[n + 3:n + 4]
     lo = "rax"
     A = "rsi"
     P = "rsi" if alternate else "rcx"
@@ -475,45 +476,54 @@ def gen_mont_mul(n):
         if alternate:
             f("mov", "rsi", m("rsp", slots[ptr]))
 
-    # product row 0: T[0..n] = a*b[0]
+    # product row 0: T[0..n] = a*b[0], on the CF chain alone (adcx: next to mulx on a core
+    # issuing one mulx per cycle, adcx/adox cost less issue bandwidth than add/adc); C1 = 0
+    # clears the flags and is the zero for the last carry
     load_b(0)
+    f("xor", d32(C1), d32(C1))
     f("mulx", T[1], T[0], m(A, 0))
     for j in range(1, n):
         f("mulx", T[j + 1], lo, m(A, 8 * j))
-        f("add" if j == 1 else "adc", T[j], lo)
+        f("adcx", T[j], lo)
     if n > 1:
-        f("adc", T[n], "0")
-    f("xor", d32(C1), d32(C1))
+        f("adcx", T[n], C1)
     for i in range(n):
         if i > 0:
             # product row i: T[0..n] (+C1 at n+1) += a*b[i]
+            # C1 is 0 here (the previous reduction row's zeroed T[0]) and T[n] is 0 or 1, so
+            # the OF carry folds into T[n] before the last high half without overflowing,
+            # and only CF leaves the row: C1 = CF
             use("a")
             load_b(i)
             f("xor", d32(lo), d32(lo))
             for j in range(n):
-                f("mulx", hi, lo, m(A, 8 * j))
+                hj = HIS[j % len(HIS)]
+                f("mulx", hj, lo, m(A, 8 * j))
                 f("adox", T[j], lo)
-                f("adcx", T[j + 1], hi)
-            f("mov", d32(lo), "0")
-            f("adox", T[n], lo)
-            f("adcx", C1, lo)
-            f("adox", C1, lo)
-        # reduction row: T += m*p with m = T[0]*pinv; T[0] becomes 0
+                if j == n - 1:
+                    f("adox", T[n], C1)
+                f("adcx", T[j + 1], hj)
+            f("adcx", C1, C1)
+        # reduction row: T += m*p with m = T[0]*pinv; T[0] becomes 0 and serves as the zero
+        # for the row's closing carries (no flag-preserving `mov reg, 0`)
         use("p")
         f("mov", "rdx", T[0])
         f("imul", "rdx", PINV)
         f("xor", d32(lo), d32(lo))
+        Z = T[0]
         for j in range(n):
-            f("mulx", hi, lo, m(P, 8 * j))
+            hj = HIS[j % len(HIS)]
+            f("mulx", hj, lo, m(P, 8 * j))
             f("adox", T[j], lo)
-            f("adcx", T[j + 1], hi)
-        f("mov", d32(lo), "0")
-        f("adox", T[n], lo)
-        f("adcx", C1, lo)
-        f("adox", C1, lo)
+            if j == n - 1:
+                f("adox", T[n], Z)
+            f("adcx", T[j + 1], hj)
+        f("adcx", C1, Z)
+        f("adox", C1, Z)
         T, C1 = T[1:] + [C1], T[0]
     R = "rdi"
-    free = [lo, hi, C1] + ([] if alternate else ["rsi"]) + ([Breg] if b_in_reg else [])
+    free = ([lo, hi, C1] + ([] if alternate else ["rsi"]) + ([Breg] if b_in_reg else [])
+            + (["r8"] if PINV == "r8" else []) + HIS[1:])
     if "r" in slots:
         f("mov", "rdx", m("rsp", slots["r"]))
         R = "rdx"
