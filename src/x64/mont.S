@@ -14032,6 +14032,7 @@ tabai_mont_sqr_n5_bmi2:
 	mov	r11, qword ptr [rsp + 48]
 	mov	rbx, qword ptr [rsp + 56]
 	xor	edi, edi
+	xor	r14d, r14d
 	mov	rbp, qword ptr [rsp + 64]
 	mov	rdx, r8
 	imul	rdx, r15
@@ -14052,11 +14053,9 @@ tabai_mont_sqr_n5_bmi2:
 	adox	rbx, rax
 	lea	rcx, [rcx + rdi]
 	adcx	rbp, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	rbp, r14
+	adcx	r8, r14
+	adox	r8, r14
 	mov	r12, qword ptr [rsp + 72]
 	mov	rdx, r9
 	imul	rdx, r15
@@ -14075,13 +14074,11 @@ tabai_mont_sqr_n5_bmi2:
 	adcx	rbp, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + r8]
 	adcx	r12, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r12, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	r12, r14
+	adcx	r9, r14
+	adox	r9, r14
 	mov	r13, qword ptr [rsp + 80]
 	mov	rdx, r10
 	imul	rdx, r15
@@ -14100,14 +14097,12 @@ tabai_mont_sqr_n5_bmi2:
 	adcx	r12, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + r9]
 	adcx	r13, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r13, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	r14, qword ptr [rsp + 88]
+	adox	r13, r14
+	adcx	r10, r14
+	adox	r10, r14
+	mov	rdi, qword ptr [rsp + 88]
 	mov	rdx, r11
 	imul	rdx, r15
 	xor	eax, eax
@@ -14125,13 +14120,11 @@ tabai_mont_sqr_n5_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
 	adox	r13, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r14, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r14, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	lea	rcx, [rcx + r10]
+	adcx	rdi, rcx
+	adox	rdi, r14
+	adcx	r11, r14
+	adox	r11, r14
 	mov	r8, qword ptr [rsp + 96]
 	mov	rdx, rbx
 	imul	rdx, r15
@@ -14147,43 +14140,36 @@ tabai_mont_sqr_n5_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 24]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r14, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r8, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r8, rax
-	adcx	rdi, rax
 	adox	rdi, rax
+	lea	rcx, [rcx + r11]
+	adcx	r8, rcx
+	adox	r8, r14
+	adcx	rbx, r14
+	adox	rbx, r14
 	mov	rdx, qword ptr [rsp]
-	mov	rax, rbp
-	sub	rax, qword ptr [rsi]
-	mov	qword ptr [rdx], rax
-	mov	rax, r12
-	sbb	rax, qword ptr [rsi + 8]
-	mov	qword ptr [rdx + 8], rax
-	mov	rax, r13
-	sbb	rax, qword ptr [rsi + 16]
-	mov	qword ptr [rdx + 16], rax
-	mov	rax, r14
-	sbb	rax, qword ptr [rsi + 24]
-	mov	qword ptr [rdx + 24], rax
-	mov	rax, r8
-	sbb	rax, qword ptr [rsi + 32]
-	mov	qword ptr [rdx + 32], rax
-	sbb	rdi, 0
-	cmovnc	rbp, qword ptr [rdx]
-	mov	qword ptr [rdx], rbp
-	cmovnc	r12, qword ptr [rdx + 8]
-	mov	qword ptr [rdx + 8], r12
-	cmovnc	r13, qword ptr [rdx + 16]
-	mov	qword ptr [rdx + 16], r13
-	cmovnc	r14, qword ptr [rdx + 24]
-	mov	qword ptr [rdx + 24], r14
-	cmovnc	r8, qword ptr [rdx + 32]
-	mov	qword ptr [rdx + 32], r8
+	mov	rcx, rbp
+	sub	rcx, qword ptr [rsi]
+	mov	r9, r12
+	sbb	r9, qword ptr [rsi + 8]
+	mov	r10, r13
+	sbb	r10, qword ptr [rsi + 16]
+	mov	r11, rdi
+	sbb	r11, qword ptr [rsi + 24]
+	mov	r14, r8
+	sbb	r14, qword ptr [rsi + 32]
+	sbb	rbx, 0
+	cmovc	rcx, rbp
+	mov	qword ptr [rdx], rcx
+	cmovc	r9, r12
+	mov	qword ptr [rdx + 8], r9
+	cmovc	r10, r13
+	mov	qword ptr [rdx + 16], r10
+	cmovc	r11, rdi
+	mov	qword ptr [rdx + 24], r11
+	cmovc	r14, r8
+	mov	qword ptr [rdx + 32], r14
 	add	rsp, 104
 	.cfi_adjust_cfa_offset -104
 	pop	r15
@@ -14355,6 +14341,7 @@ tabai_mont_sqr_n6_bmi2:
 	mov	rbx, qword ptr [rsp + 56]
 	mov	rbp, qword ptr [rsp + 64]
 	xor	edi, edi
+	xor	r14d, r14d
 	mov	r12, qword ptr [rsp + 72]
 	mov	rdx, r8
 	imul	rdx, r15
@@ -14378,11 +14365,9 @@ tabai_mont_sqr_n6_bmi2:
 	adox	rbp, rax
 	lea	rcx, [rcx + rdi]
 	adcx	r12, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r12, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	r12, r14
+	adcx	r8, r14
+	adox	r8, r14
 	mov	r13, qword ptr [rsp + 80]
 	mov	rdx, r9
 	imul	rdx, r15
@@ -14404,14 +14389,12 @@ tabai_mont_sqr_n6_bmi2:
 	adcx	r12, rcx
 	mulx	rcx, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + r8]
 	adcx	r13, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r13, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	r14, qword ptr [rsp + 88]
+	adox	r13, r14
+	adcx	r9, r14
+	adox	r9, r14
+	mov	rdi, qword ptr [rsp + 88]
 	mov	rdx, r10
 	imul	rdx, r15
 	xor	eax, eax
@@ -14432,13 +14415,11 @@ tabai_mont_sqr_n6_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r14, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r14, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	lea	rcx, [rcx + r9]
+	adcx	rdi, rcx
+	adox	rdi, r14
+	adcx	r10, r14
+	adox	r10, r14
 	mov	r8, qword ptr [rsp + 96]
 	mov	rdx, r11
 	imul	rdx, r15
@@ -14457,16 +14438,14 @@ tabai_mont_sqr_n6_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	r14, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r8, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r8, rax
-	adcx	rdi, rax
 	adox	rdi, rax
+	lea	rcx, [rcx + r10]
+	adcx	r8, rcx
+	adox	r8, r14
+	adcx	r11, r14
+	adox	r11, r14
 	mov	r9, qword ptr [rsp + 104]
 	mov	rdx, rbx
 	imul	rdx, r15
@@ -14482,19 +14461,17 @@ tabai_mont_sqr_n6_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 24]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r14, rax
+	adox	rdi, rax
 	adcx	r8, rcx
 	mulx	rcx, rax, qword ptr [rsi + 40]
 	adox	r8, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + r11]
 	adcx	r9, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r9, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	r9, r14
+	adcx	rbx, r14
+	adox	rbx, r14
 	mov	r10, qword ptr [rsp + 112]
 	mov	rdx, rbp
 	imul	rdx, r15
@@ -14507,22 +14484,20 @@ tabai_mont_sqr_n6_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 16]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r14, rax
+	adox	rdi, rax
 	adcx	r8, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
 	adox	r8, rax
 	adcx	r9, rcx
 	mulx	rcx, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + rbx]
 	adcx	r10, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r10, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	r10, r14
+	adcx	rbp, r14
+	adox	rbp, r14
 	mov	rdx, qword ptr [rsp]
 	mov	rax, r12
 	sub	rax, qword ptr [rsi]
@@ -14530,7 +14505,7 @@ tabai_mont_sqr_n6_bmi2:
 	mov	rax, r13
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
-	mov	rax, r14
+	mov	rax, rdi
 	sbb	rax, qword ptr [rsi + 16]
 	mov	qword ptr [rdx + 16], rax
 	mov	rax, r8
@@ -14542,13 +14517,13 @@ tabai_mont_sqr_n6_bmi2:
 	mov	rax, r10
 	sbb	rax, qword ptr [rsi + 40]
 	mov	qword ptr [rdx + 40], rax
-	sbb	rdi, 0
+	sbb	rbp, 0
 	cmovnc	r12, qword ptr [rdx]
 	mov	qword ptr [rdx], r12
 	cmovnc	r13, qword ptr [rdx + 8]
 	mov	qword ptr [rdx + 8], r13
-	cmovnc	r14, qword ptr [rdx + 16]
-	mov	qword ptr [rdx + 16], r14
+	cmovnc	rdi, qword ptr [rdx + 16]
+	mov	qword ptr [rdx + 16], rdi
 	cmovnc	r8, qword ptr [rdx + 24]
 	mov	qword ptr [rdx + 24], r8
 	cmovnc	r9, qword ptr [rdx + 32]
@@ -14780,6 +14755,7 @@ tabai_mont_sqr_n7_bmi2:
 	mov	rbp, qword ptr [rsp + 64]
 	mov	r12, qword ptr [rsp + 72]
 	xor	edi, edi
+	xor	r14d, r14d
 	mov	r13, qword ptr [rsp + 80]
 	mov	rdx, r8
 	imul	rdx, r15
@@ -14806,12 +14782,10 @@ tabai_mont_sqr_n7_bmi2:
 	adox	r12, rax
 	lea	rcx, [rcx + rdi]
 	adcx	r13, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r13, rax
-	adcx	rdi, rax
-	adox	rdi, rax
-	mov	r14, qword ptr [rsp + 88]
+	adox	r13, r14
+	adcx	r8, r14
+	adox	r8, r14
+	mov	rdi, qword ptr [rsp + 88]
 	mov	rdx, r9
 	imul	rdx, r15
 	xor	eax, eax
@@ -14835,13 +14809,11 @@ tabai_mont_sqr_n7_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r14, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r14, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	lea	rcx, [rcx + r8]
+	adcx	rdi, rcx
+	adox	rdi, r14
+	adcx	r9, r14
+	adox	r9, r14
 	mov	r8, qword ptr [rsp + 96]
 	mov	rdx, r10
 	imul	rdx, r15
@@ -14863,16 +14835,14 @@ tabai_mont_sqr_n7_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r14, rax
-	lea	rcx, [rcx + rdi]
-	adcx	r8, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r8, rax
-	adcx	rdi, rax
 	adox	rdi, rax
+	lea	rcx, [rcx + r9]
+	adcx	r8, rcx
+	adox	r8, r14
+	adcx	r10, r14
+	adox	r10, r14
 	mov	r9, qword ptr [rsp + 104]
 	mov	rdx, r11
 	imul	rdx, r15
@@ -14891,19 +14861,17 @@ tabai_mont_sqr_n7_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	r14, rax
+	adox	rdi, rax
 	adcx	r8, rcx
 	mulx	rcx, rax, qword ptr [rsi + 48]
 	adox	r8, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + r10]
 	adcx	r9, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r9, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	r9, r14
+	adcx	r11, r14
+	adox	r11, r14
 	mov	r10, qword ptr [rsp + 112]
 	mov	rdx, rbx
 	imul	rdx, r15
@@ -14919,22 +14887,20 @@ tabai_mont_sqr_n7_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 24]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r14, rax
+	adox	rdi, rax
 	adcx	r8, rcx
 	mulx	rcx, rax, qword ptr [rsi + 40]
 	adox	r8, rax
 	adcx	r9, rcx
 	mulx	rcx, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + r11]
 	adcx	r10, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r10, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	r10, r14
+	adcx	rbx, r14
+	adox	rbx, r14
 	mov	r11, qword ptr [rsp + 120]
 	mov	rdx, rbp
 	imul	rdx, r15
@@ -14947,9 +14913,9 @@ tabai_mont_sqr_n7_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 16]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r14, rax
+	adox	rdi, rax
 	adcx	r8, rcx
 	mulx	rcx, rax, qword ptr [rsi + 32]
 	adox	r8, rax
@@ -14959,13 +14925,11 @@ tabai_mont_sqr_n7_bmi2:
 	adcx	r10, rcx
 	mulx	rcx, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + rbx]
 	adcx	r11, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	r11, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	r11, r14
+	adcx	rbp, r14
+	adox	rbp, r14
 	mov	rbx, qword ptr [rsp + 128]
 	mov	rdx, r12
 	imul	rdx, r15
@@ -14975,9 +14939,9 @@ tabai_mont_sqr_n7_bmi2:
 	adcx	r13, rcx
 	mulx	rcx, rax, qword ptr [rsi + 8]
 	adox	r13, rax
-	adcx	r14, rcx
+	adcx	rdi, rcx
 	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r14, rax
+	adox	rdi, rax
 	adcx	r8, rcx
 	mulx	rcx, rax, qword ptr [rsi + 24]
 	adox	r8, rax
@@ -14990,18 +14954,16 @@ tabai_mont_sqr_n7_bmi2:
 	adcx	r11, rcx
 	mulx	rcx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	lea	rcx, [rcx + rdi]
+	lea	rcx, [rcx + rbp]
 	adcx	rbx, rcx
-	mov	edi, 0
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rdi, rax
-	adox	rdi, rax
+	adox	rbx, r14
+	adcx	r12, r14
+	adox	r12, r14
 	mov	rdx, qword ptr [rsp]
 	mov	rax, r13
 	sub	rax, qword ptr [rsi]
 	mov	qword ptr [rdx], rax
-	mov	rax, r14
+	mov	rax, rdi
 	sbb	rax, qword ptr [rsi + 8]
 	mov	qword ptr [rdx + 8], rax
 	mov	rax, r8
@@ -15019,11 +14981,11 @@ tabai_mont_sqr_n7_bmi2:
 	mov	rax, rbx
 	sbb	rax, qword ptr [rsi + 48]
 	mov	qword ptr [rdx + 48], rax
-	sbb	rdi, 0
+	sbb	r12, 0
 	cmovnc	r13, qword ptr [rdx]
 	mov	qword ptr [rdx], r13
-	cmovnc	r14, qword ptr [rdx + 8]
-	mov	qword ptr [rdx + 8], r14
+	cmovnc	rdi, qword ptr [rdx + 8]
+	mov	qword ptr [rdx + 8], rdi
 	cmovnc	r8, qword ptr [rdx + 16]
 	mov	qword ptr [rdx + 16], r8
 	cmovnc	r9, qword ptr [rdx + 24]

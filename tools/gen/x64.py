@@ -576,9 +576,14 @@ def emit_redc_regs(f, n, U):
         f("mov", PINV, m("rsp", 16))
     T = rest[:n]
     free = rest[n:]
+    # a register that stays 0 closes the rows (no flag-preserving `mov reg, 0`, which costs
+    # issue bandwidth next to mulx); the row's zeroed t[0] collects its carry
+    Zr = free.pop() if len(free) >= 2 else None
     for j in range(n):
         f("mov", T[j], m("rsp", U + 8 * j))
     f("xor", d32(C), d32(C))
+    if Zr:
+        f("xor", d32(Zr), d32(Zr))
     for i in range(n):
         top = free.pop(0)
         f("mov", top, m("rsp", U + 8 * (i + n)))
@@ -592,15 +597,23 @@ def emit_redc_regs(f, n, U):
             if j == n - 1:
                 f("lea", hi, "[%s + %s]" % (hi, C))
             f("adcx", W[j + 1], hi)
-        f("mov", d32(C), "0")
-        f("mov", d32(lo), "0")
-        f("adox", W[n], lo)
-        f("adcx", C, lo)
-        f("adox", C, lo)
-        free.append(W[0])
+        if Zr:
+            f("adox", W[n], Zr)
+            f("adcx", W[0], Zr)
+            f("adox", W[0], Zr)
+            free.append(C)
+            C = W[0]
+        else:
+            f("mov", d32(C), "0")
+            f("mov", d32(lo), "0")
+            f("adox", W[n], lo)
+            f("adcx", C, lo)
+            f("adox", C, lo)
+            free.append(W[0])
         T = W[1:]
     f("mov", "rdx", m("rsp", 0))
-    final_sub_regs(f, T, C, P, "rdx", lo)
+    final_sub_regs(f, T, C, P, "rdx", lo,
+                   [hi] + free + ([Zr] if Zr else []) + ([PINV] if PINV in pool else []))
 
 
 def emit_redc_mem(f, n, P, PINV, Up, cnt, R):
