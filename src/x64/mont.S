@@ -49,9 +49,6 @@ tabai_mont_mul_n2_bmi2:
 	push	rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset rbp, 0
-	push	r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r12, 0
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
@@ -68,10 +65,10 @@ tabai_mont_mul_n2_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r10, rax
 	adcx	r11, r9
-	mulx	r12, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	r11, rax
 	adox	rbx, r10
-	adcx	rbx, r12
+	adcx	rbx, r9
 	adcx	rbp, r10
 	adox	rbp, r10
 	mov	rdx, qword ptr [r15 + 8]
@@ -79,10 +76,10 @@ tabai_mont_mul_n2_bmi2:
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r12, rax, qword ptr [rsi + 8]
+	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
 	adox	rbp, r10
-	adcx	rbp, r12
+	adcx	rbp, r9
 	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, r8
@@ -90,10 +87,10 @@ tabai_mont_mul_n2_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r12, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	rbx, rax
 	adox	rbp, r11
-	adcx	rbp, r12
+	adcx	rbp, r9
 	adcx	r10, r11
 	adox	r10, r11
 	mov	rax, rbx
@@ -108,9 +105,6 @@ tabai_mont_mul_n2_bmi2:
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
-	pop	r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r12
 	pop	rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore rbp
@@ -141,9 +135,6 @@ tabai_mont_mul_n3_bmi2:
 	push	r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r12, 0
-	push	r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r13, 0
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
@@ -162,9 +153,9 @@ tabai_mont_mul_n3_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r10, rax
 	adcx	r11, r9
-	mulx	r13, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	r11, rax
-	adcx	rbx, r13
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	rbx, rax
 	adox	rbp, r10
@@ -176,9 +167,9 @@ tabai_mont_mul_n3_bmi2:
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r13, rax, qword ptr [rsi + 8]
+	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
-	adcx	rbp, r13
+	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	rbp, rax
 	adox	r12, r10
@@ -190,9 +181,9 @@ tabai_mont_mul_n3_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r13, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	rbx, rax
-	adcx	rbp, r13
+	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	rbp, rax
 	adox	r12, r11
@@ -204,9 +195,9 @@ tabai_mont_mul_n3_bmi2:
 	mulx	r9, rax, qword ptr [rsi]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r13, rax, qword ptr [rsi + 8]
+	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	rbp, rax
-	adcx	r12, r13
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	r12, rax
 	adox	r10, r11
@@ -218,9 +209,9 @@ tabai_mont_mul_n3_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r13, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	rbp, rax
-	adcx	r12, r13
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	r12, rax
 	adox	r10, rbx
@@ -243,9 +234,6 @@ tabai_mont_mul_n3_bmi2:
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
-	pop	r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r13
 	pop	r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r12
@@ -282,9 +270,6 @@ tabai_mont_mul_n4_bmi2:
 	push	r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r13, 0
-	push	r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r14, 0
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
@@ -305,16 +290,16 @@ tabai_mont_mul_n4_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r10, rax
 	adcx	r11, r9
-	mulx	r14, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	r11, rax
-	adcx	rbx, r14
+	adcx	rbx, r9
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r14, rax, qword ptr [rcx + 24]
+	mulx	r9, rax, qword ptr [rcx + 24]
 	adox	rbp, rax
 	adox	r12, r10
-	adcx	r12, r14
+	adcx	r12, r9
 	adcx	r13, r10
 	adox	r13, r10
 	mov	rdx, qword ptr [r15 + 8]
@@ -322,16 +307,16 @@ tabai_mont_mul_n4_bmi2:
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r14, rax, qword ptr [rsi + 8]
+	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
-	adcx	rbp, r14
+	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	rbp, rax
 	adcx	r12, r9
-	mulx	r14, rax, qword ptr [rsi + 24]
+	mulx	r9, rax, qword ptr [rsi + 24]
 	adox	r12, rax
 	adox	r13, r10
-	adcx	r13, r14
+	adcx	r13, r9
 	adcx	r10, r10
 	mov	rdx, r11
 	imul	rdx, r8
@@ -339,16 +324,16 @@ tabai_mont_mul_n4_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	r11, rax
 	adcx	rbx, r9
-	mulx	r14, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	rbx, rax
-	adcx	rbp, r14
+	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	rbp, rax
 	adcx	r12, r9
-	mulx	r14, rax, qword ptr [rcx + 24]
+	mulx	r9, rax, qword ptr [rcx + 24]
 	adox	r12, rax
 	adox	r13, r11
-	adcx	r13, r14
+	adcx	r13, r9
 	adcx	r10, r11
 	adox	r10, r11
 	mov	rdx, qword ptr [r15 + 16]
@@ -356,16 +341,16 @@ tabai_mont_mul_n4_bmi2:
 	mulx	r9, rax, qword ptr [rsi]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r14, rax, qword ptr [rsi + 8]
+	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	rbp, rax
-	adcx	r12, r14
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	r12, rax
 	adcx	r13, r9
-	mulx	r14, rax, qword ptr [rsi + 24]
+	mulx	r9, rax, qword ptr [rsi + 24]
 	adox	r13, rax
 	adox	r10, r11
-	adcx	r10, r14
+	adcx	r10, r9
 	adcx	r11, r11
 	mov	rdx, rbx
 	imul	rdx, r8
@@ -373,16 +358,16 @@ tabai_mont_mul_n4_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	rbx, rax
 	adcx	rbp, r9
-	mulx	r14, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	rbp, rax
-	adcx	r12, r14
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	r12, rax
 	adcx	r13, r9
-	mulx	r14, rax, qword ptr [rcx + 24]
+	mulx	r9, rax, qword ptr [rcx + 24]
 	adox	r13, rax
 	adox	r10, rbx
-	adcx	r10, r14
+	adcx	r10, r9
 	adcx	r11, rbx
 	adox	r11, rbx
 	mov	rdx, qword ptr [r15 + 24]
@@ -390,16 +375,16 @@ tabai_mont_mul_n4_bmi2:
 	mulx	r9, rax, qword ptr [rsi]
 	adox	rbp, rax
 	adcx	r12, r9
-	mulx	r14, rax, qword ptr [rsi + 8]
+	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	r12, rax
-	adcx	r13, r14
+	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 16]
 	adox	r13, rax
 	adcx	r10, r9
-	mulx	r14, rax, qword ptr [rsi + 24]
+	mulx	r9, rax, qword ptr [rsi + 24]
 	adox	r10, rax
 	adox	r11, rbx
-	adcx	r11, r14
+	adcx	r11, r9
 	adcx	rbx, rbx
 	mov	rdx, rbp
 	imul	rdx, r8
@@ -407,16 +392,16 @@ tabai_mont_mul_n4_bmi2:
 	mulx	r9, rax, qword ptr [rcx]
 	adox	rbp, rax
 	adcx	r12, r9
-	mulx	r14, rax, qword ptr [rcx + 8]
+	mulx	r9, rax, qword ptr [rcx + 8]
 	adox	r12, rax
-	adcx	r13, r14
+	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rcx + 16]
 	adox	r13, rax
 	adcx	r10, r9
-	mulx	r14, rax, qword ptr [rcx + 24]
+	mulx	r9, rax, qword ptr [rcx + 24]
 	adox	r10, rax
 	adox	r11, rbp
-	adcx	r11, r14
+	adcx	r11, r9
 	adcx	rbx, rbp
 	adox	rbx, rbp
 	mov	rax, r12
@@ -439,9 +424,6 @@ tabai_mont_mul_n4_bmi2:
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
-	pop	r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r14
 	pop	r13
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r13

@@ -456,7 +456,6 @@ def gen_mont_mul(n):
     hi = pool[0]
     T = pool[1:n + 2]
     C1 = pool[n + 2]
-    HIS = [hi] + pool[n + 3:n + 4]
     lo = "rax"
     A = "rsi"
     P = "rsi" if alternate else "rcx"
@@ -497,12 +496,11 @@ def gen_mont_mul(n):
             load_b(i)
             f("xor", d32(lo), d32(lo))
             for j in range(n):
-                hj = HIS[j % len(HIS)]
-                f("mulx", hj, lo, m(A, 8 * j))
+                f("mulx", hi, lo, m(A, 8 * j))
                 f("adox", T[j], lo)
                 if j == n - 1:
                     f("adox", T[n], C1)
-                f("adcx", T[j + 1], hj)
+                f("adcx", T[j + 1], hi)
             f("adcx", C1, C1)
         # reduction row: T += m*p with m = T[0]*pinv; T[0] becomes 0 and serves as the zero
         # for the row's closing carries (no flag-preserving `mov reg, 0`)
@@ -512,18 +510,17 @@ def gen_mont_mul(n):
         f("xor", d32(lo), d32(lo))
         Z = T[0]
         for j in range(n):
-            hj = HIS[j % len(HIS)]
-            f("mulx", hj, lo, m(P, 8 * j))
+            f("mulx", hi, lo, m(P, 8 * j))
             f("adox", T[j], lo)
             if j == n - 1:
                 f("adox", T[n], Z)
-            f("adcx", T[j + 1], hj)
+            f("adcx", T[j + 1], hi)
         f("adcx", C1, Z)
         f("adox", C1, Z)
         T, C1 = T[1:] + [C1], T[0]
     R = "rdi"
     free = ([lo, hi, C1] + ([] if alternate else ["rsi"]) + ([Breg] if b_in_reg else [])
-            + (["r8"] if PINV == "r8" else []) + HIS[1:])
+            + (["r8"] if PINV == "r8" else []))
     if "r" in slots:
         f("mov", "rdx", m("rsp", slots["r"]))
         R = "rdx"
