@@ -13822,7 +13822,7 @@ tabai_mont_mul_n16_bmi2:
 	.cfi_endproc
 	.size	tabai_mont_mul_n16_bmi2, .-tabai_mont_mul_n16_bmi2
 
-/* r[1] = a^2*2^-64 mod p: tail call of tabai_mont_mul_n1_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
+/* r[1] = a^2*2^-64 mod p: tail call of tabai_mont_mul_n1_bmi2(r, a, a, p, pinv) (below n = 4 the fused product beats square + REDC on the core the generator is tuned for); r may alias a; constant time.
  * measured: 16.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n1_bmi2
@@ -13840,7 +13840,7 @@ tabai_mont_sqr_n1_bmi2:
 	.cfi_endproc
 	.size	tabai_mont_sqr_n1_bmi2, .-tabai_mont_sqr_n1_bmi2
 
-/* r[2] = a^2*2^-128 mod p: tail call of tabai_mont_mul_n2_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
+/* r[2] = a^2*2^-128 mod p: tail call of tabai_mont_mul_n2_bmi2(r, a, a, p, pinv) (below n = 4 the fused product beats square + REDC on the core the generator is tuned for); r may alias a; constant time.
  * measured: 30.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n2_bmi2
@@ -13858,7 +13858,7 @@ tabai_mont_sqr_n2_bmi2:
 	.cfi_endproc
 	.size	tabai_mont_sqr_n2_bmi2, .-tabai_mont_sqr_n2_bmi2
 
-/* r[3] = a^2*2^-192 mod p: tail call of tabai_mont_mul_n3_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
+/* r[3] = a^2*2^-192 mod p: tail call of tabai_mont_mul_n3_bmi2(r, a, a, p, pinv) (below n = 4 the fused product beats square + REDC on the core the generator is tuned for); r may alias a; constant time.
  * measured: 45.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n3_bmi2
@@ -13876,7 +13876,7 @@ tabai_mont_sqr_n3_bmi2:
 	.cfi_endproc
 	.size	tabai_mont_sqr_n3_bmi2, .-tabai_mont_sqr_n3_bmi2
 
-/* r[4] = a^2*2^-256 mod p: tail call of tabai_mont_mul_n4_bmi2(r, a, a, p, pinv) (below n = 5 the fused product beats square + REDC on the development CPU); r may alias a; constant time.
+/* r[4] = a^2*2^-256 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
  * measured: 68.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n4_bmi2
@@ -13886,10 +13886,211 @@ tabai_mont_sqr_n3_bmi2:
 tabai_mont_sqr_n4_bmi2:
 	.cfi_startproc
 	endbr64
-	mov	r8, rcx
-	mov	rcx, rdx
-	mov	rdx, rsi
-	jmp	tabai_mont_mul_n4_bmi2
+	push	rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rbx, 0
+	push	rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rbp, 0
+	push	r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r12, 0
+	push	r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r13, 0
+	push	r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r14, 0
+	push	r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r15, 0
+	sub	rsp, 88
+	.cfi_adjust_cfa_offset 88
+	mov	qword ptr [rsp], rdi
+	mov	qword ptr [rsp + 8], rdx
+	mov	qword ptr [rsp + 16], rcx
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, r9, qword ptr [rsi + 8]
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	add	rcx, rax
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adc	rdi, rax
+	adc	r8, 0
+	mov	rdx, qword ptr [rsi + 8]
+	xor	eax, eax
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	mov	eax, 0
+	adox	r10, rax
+	adcx	r10, rax
+	mov	rdx, qword ptr [rsi + 16]
+	xor	eax, eax
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	mov	eax, 0
+	adox	r11, rax
+	adcx	r11, rax
+	mov	rdx, qword ptr [rsi]
+	mulx	rbx, rax, rdx
+	mov	qword ptr [rsp + 24], rax
+	xor	edx, edx
+	adcx	r9, r9
+	adox	r9, rbx
+	mov	qword ptr [rsp + 32], r9
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rbx, rax, rdx
+	adcx	rcx, rcx
+	adox	rcx, rax
+	mov	qword ptr [rsp + 40], rcx
+	adcx	rdi, rdi
+	adox	rdi, rbx
+	mov	qword ptr [rsp + 48], rdi
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rbx, rax, rdx
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rsp + 56], r8
+	adcx	r10, r10
+	adox	r10, rbx
+	mov	qword ptr [rsp + 64], r10
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rbx, rax, rdx
+	adcx	r11, r11
+	adox	r11, rax
+	mov	qword ptr [rsp + 72], r11
+	mov	r9d, 0
+	adcx	r9, r9
+	adox	r9, rbx
+	mov	qword ptr [rsp + 80], r9
+	mov	rsi, qword ptr [rsp + 8]
+	mov	r15, qword ptr [rsp + 16]
+	mov	r8, qword ptr [rsp + 24]
+	mov	r9, qword ptr [rsp + 32]
+	mov	r10, qword ptr [rsp + 40]
+	mov	r11, qword ptr [rsp + 48]
+	xor	edi, edi
+	xor	r14d, r14d
+	mov	rbx, qword ptr [rsp + 56]
+	mov	rdx, r8
+	imul	rdx, r15
+	xor	eax, eax
+	mulx	rcx, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rcx
+	mulx	rcx, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rcx
+	mulx	rcx, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rcx
+	mulx	rcx, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	lea	rcx, [rcx + rdi]
+	adcx	rbx, rcx
+	adox	rbx, r14
+	adcx	r8, r14
+	adox	r8, r14
+	mov	rbp, qword ptr [rsp + 64]
+	mov	rdx, r9
+	imul	rdx, r15
+	xor	eax, eax
+	mulx	rcx, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, rcx
+	mulx	rcx, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, rcx
+	mulx	rcx, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, rcx
+	mulx	rcx, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	lea	rcx, [rcx + r8]
+	adcx	rbp, rcx
+	adox	rbp, r14
+	adcx	r9, r14
+	adox	r9, r14
+	mov	r12, qword ptr [rsp + 72]
+	mov	rdx, r10
+	imul	rdx, r15
+	xor	eax, eax
+	mulx	rcx, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, rcx
+	mulx	rcx, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, rcx
+	mulx	rcx, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, rcx
+	mulx	rcx, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	lea	rcx, [rcx + r9]
+	adcx	r12, rcx
+	adox	r12, r14
+	adcx	r10, r14
+	adox	r10, r14
+	mov	r13, qword ptr [rsp + 80]
+	mov	rdx, r11
+	imul	rdx, r15
+	xor	eax, eax
+	mulx	rcx, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, rcx
+	mulx	rcx, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, rcx
+	mulx	rcx, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, rcx
+	mulx	rcx, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	lea	rcx, [rcx + r10]
+	adcx	r13, rcx
+	adox	r13, r14
+	adcx	r11, r14
+	adox	r11, r14
+	mov	rdx, qword ptr [rsp]
+	mov	rcx, rbx
+	sub	rcx, qword ptr [rsi]
+	mov	rdi, rbp
+	sbb	rdi, qword ptr [rsi + 8]
+	mov	r8, r12
+	sbb	r8, qword ptr [rsi + 16]
+	mov	r9, r13
+	sbb	r9, qword ptr [rsi + 24]
+	sbb	r11, 0
+	cmovc	rcx, rbx
+	mov	qword ptr [rdx], rcx
+	cmovc	rdi, rbp
+	mov	qword ptr [rdx + 8], rdi
+	cmovc	r8, r12
+	mov	qword ptr [rdx + 16], r8
+	cmovc	r9, r13
+	mov	qword ptr [rdx + 24], r9
+	add	rsp, 88
+	.cfi_adjust_cfa_offset -88
+	pop	r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r15
+	pop	r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop	r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
+	pop	r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r12
+	pop	rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore rbp
+	pop	rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore rbx
 	ret
 	.cfi_endproc
 	.size	tabai_mont_sqr_n4_bmi2, .-tabai_mont_sqr_n4_bmi2

@@ -26,7 +26,12 @@ import re
 import sys
 
 NMAX = 16
-MONT_SQR_VIA_MUL = 4  # measured: fused mont_mul(a, a) is faster up to here
+# mont_sqr_n{N} for N up to MONT_SQR_VIA_MUL is the fused mont_mul(a, a) rather than square + REDC,
+# per target core (--tune): measured on Zen 1 (mulx every 2 cycles) the fused product wins up to
+# n = 4; on Zen 4 (one mulx per cycle) square + REDC wins from n = 4 (3.5-4%).
+TUNES = {"zen4": {"mont_sqr_via_mul": 3}, "zen1": {"mont_sqr_via_mul": 4}}
+TUNE_DEFAULT = "zen4"
+MONT_SQR_VIA_MUL = TUNES[TUNE_DEFAULT]["mont_sqr_via_mul"]
 REDC_SIZES = list(range(24, 129, 8))
 REDC_BLOCKS = (24, 32)  # any-n REDC fully unrolled in register-window blocks at these sizes
 CALLEE = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
@@ -539,8 +544,9 @@ def gen_mont_sqr(n):
                 " constant time." % (n, 64 * n))
     if n <= MONT_SQR_VIA_MUL:
         f = Func(name, "r[%d] = a^2*2^-%d mod p: tail call of tabai_mont_mul_n%d_bmi2(r, a, a, p, pinv)"
-                 " (below n = %d the fused product beats square + REDC on the development"
-                 " CPU); r may alias a; constant time." % (n, 64 * n, n, MONT_SQR_VIA_MUL + 1))
+                 " (below n = %d the fused product beats square + REDC on the core the"
+                 " generator is tuned for); r may alias a; constant time."
+                 % (n, 64 * n, n, MONT_SQR_VIA_MUL + 1))
         f("mov", "r8", "rcx")
         f("mov", "rcx", "rdx")
         f("mov", "rdx", "rsi")
@@ -1070,7 +1076,13 @@ FOOTER = "\n\t.section\t.note.GNU-stack,\"\",@progbits\n"
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="output folder (src/x64)")
+    ap.add_argument("--tune", choices=sorted(TUNES), default=TUNE_DEFAULT,
+                    help="core whose measurements pick the size thresholds (default %(default)s)")
     args = ap.parse_args()
+    global MONT_SQR_VIA_MUL, CMD
+    MONT_SQR_VIA_MUL = TUNES[args.tune]["mont_sqr_via_mul"]
+    if args.tune != TUNE_DEFAULT:
+        CMD += " --tune " + args.tune
     os.makedirs(args.out, exist_ok=True)
     files = {
         "mul.S": ("mul: r[2n] = a[n]*b[n], n = 1..16", [gen_mul(n) for n in range(1, NMAX + 1)]),
