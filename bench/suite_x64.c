@@ -42,9 +42,8 @@ static void run_mont_sqr(void *v, size_t it) {
     for (size_t i = 0; i < it; i++) f(x->r, x->r, x->p, x->pinv, x->n);
 }
 /* it * x->mulx independent mulx, 32 per loop trip (at most 31 extra per sample), each of a group
- * of four writing its own pair of registers. With 8 per trip Zen 4 sustains only one mulx per
- * 1.25 cycles (the loop's overhead), and the bound would sit 25% above the core's real
- * throughput of one per cycle. */
+ * of four writing its own pair of registers. With 8 per trip the loop's own overhead kept Zen 4
+ * below its one mulx per cycle, and the bound sat above the real floor. */
 #define BOUND_MULX4                                                                     \
     "mulx %%rdx, %%r8, %%r9\n\t"                                                       \
     "mulx %%rdx, %%r10, %%r11\n\t"                                                     \
