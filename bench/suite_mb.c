@@ -260,7 +260,7 @@ static void mont_mul_mb_op(bench_ctx *c, int square) {
 typedef struct rsa_arg {
     const tabai_mb_kernel *k; /* NULL: scalar */
     size_t msgs;              /* messages a call */
-    const tabai_rsa_key *const *keys;
+    tabai_rsa_key *const *keys;
     uint64_t **m;
     const uint64_t *const *cc;
     EVP_PKEY_CTX *sctx;
@@ -271,7 +271,7 @@ typedef struct rsa_arg {
 static void run_rsa_tabai(void *v, size_t it) {
     rsa_arg *a = v;
     for (size_t i = 0; i < it; i++)
-        if (tabai_rsa_private_batch_with(a->k, a->msgs, a->m, a->cc, a->keys) != TABAI_OK)
+        if (tabai_rsa_private_batch_with(a->k, a->msgs, a->m, a->cc, a->keys, 1) != TABAI_OK)
             bench_fail("tabai_rsa_private_batch failed");
 }
 static void run_rsa_openssl(void *v, size_t it) {
@@ -326,9 +326,10 @@ static void rsa_private_op(bench_ctx *c) {
         if (!bench_begin(c, &cs)) continue;
         const size_t h = rk->h, n = 2 * h, bytes = 8 * n;
         tabai_rsa_key key;
-        if (tabai_rsa_key_init(&key, rk->p, rk->q, rk->dp, rk->dq, rk->qinv, h) != TABAI_OK)
+        if (tabai_rsa_key_init(&key, rk->n, rk->e[0], rk->d, rk->p, rk->q, rk->dp, rk->dq,
+                               rk->qinv, n) != TABAI_OK)
             bench_fail("tabai_rsa_key_init(RSA-%u)", rk->bits);
-        const tabai_rsa_key *keys[RSA_MSGS];
+        tabai_rsa_key *keys[RSA_MSGS];
         uint64_t *cmsg[RSA_MSGS], *out[2][RSA_MSGS], *want[RSA_MSGS];
         mpz_t C, D, N, W;
         mpz_inits(C, D, N, W, NULL);

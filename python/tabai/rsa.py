@@ -1,0 +1,1 @@
+"""RSA (placeholder)."""
