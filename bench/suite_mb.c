@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "../src/cpu/kernels.h"
-#include "../src/mb/mb.h"
+#include "../src/rsa/rsa.h"
 #include "harness.h"
 #include "peers.h"
 #include "moduli.h"
@@ -256,10 +256,12 @@ static void mont_mul_mb_op(bench_ctx *c, int square) {
 
 /* ---- RSA ---- */
 #define RSA_MSGS 8
+#define RSA_MSGS_MAX 64 /* --threads N: 8 N messages, at most this many */
 
 typedef struct rsa_arg {
     const tabai_mb_kernel *k; /* NULL: scalar */
     size_t msgs;              /* messages a call */
+    unsigned threads;         /* threads of the batch */
     tabai_rsa_key *const *keys;
     uint64_t **m;
     const uint64_t *const *cc;
@@ -271,7 +273,8 @@ typedef struct rsa_arg {
 static void run_rsa_tabai(void *v, size_t it) {
     rsa_arg *a = v;
     for (size_t i = 0; i < it; i++)
-        if (tabai_rsa_private_batch_with(a->k, a->msgs, a->m, a->cc, a->keys, 1) != TABAI_OK)
+        if (tabai_rsa_private_batch_with(a->k, a->msgs, a->m, a->cc, a->keys,
+                                         a->threads ? a->threads : 1) != TABAI_OK)
             bench_fail("tabai_rsa_private_batch failed");
 }
 static void run_rsa_openssl(void *v, size_t it) {
@@ -326,16 +329,22 @@ static void rsa_private_op(bench_ctx *c) {
         if (!bench_begin(c, &cs)) continue;
         const size_t h = rk->h, n = 2 * h, bytes = 8 * n;
         tabai_rsa_key key;
-        if (tabai_rsa_key_init(&key, rk->n, rk->e[0], rk->d, rk->p, rk->q, rk->dp, rk->dq,
-                               rk->qinv, n) != TABAI_OK)
+        uint64_t kp[5][TABAI_MAX_LIMBS] = {{0}}; /* p, q, dP, dQ, qInv as n-limb numbers */
+        const uint64_t *halves[5] = {rk->p, rk->q, rk->dp, rk->dq, rk->qinv};
+        for (int j = 0; j < 5; j++) memcpy(kp[j], halves[j], h * sizeof(uint64_t));
+        if (tabai_rsa_key_init(&key, rk->n, rk->e[0], rk->d, kp[0], kp[1], kp[2], kp[3], kp[4],
+                               n) != TABAI_OK)
             bench_fail("tabai_rsa_key_init(RSA-%u)", rk->bits);
-        tabai_rsa_key *keys[RSA_MSGS];
-        uint64_t *cmsg[RSA_MSGS], *out[2][RSA_MSGS], *want[RSA_MSGS];
+        tabai_rsa_key *keys[RSA_MSGS_MAX];
+        uint64_t *cmsg[RSA_MSGS_MAX], *out[2][RSA_MSGS_MAX], *want[RSA_MSGS_MAX];
+        const size_t tmsgs = c->threads > 1 && 8 * c->threads <= RSA_MSGS_MAX ? 8 * c->threads
+                             : c->threads > 1                                 ? RSA_MSGS_MAX
+                                                                              : RSA_MSGS;
         mpz_t C, D, N, W;
         mpz_inits(C, D, N, W, NULL);
         mpz_from(D, rk->d, n);
         mpz_from(N, rk->n, n);
-        for (size_t i = 0; i < RSA_MSGS; i++) {
+        for (size_t i = 0; i < tmsgs; i++) {
             keys[i] = &key;
             cmsg[i] = bench_alloc(n * 8);
             want[i] = bench_alloc(n * 8);
@@ -346,23 +355,27 @@ static void rsa_private_op(bench_ctx *c) {
             mpz_powm(W, C, D, N);
             mpz_to(want[i], n, W);
         }
-        rsa_arg args[4];
-        bench_impl impls[4];
+        rsa_arg args[6];
+        bench_impl impls[6];
         memset(args, 0, sizeof args);
         size_t cnt = 0;
         /* scalar: 8 messages one at a time; mb8: the same 8 in one group of 8 lanes;
          * single: one message through the public function (at tier ifma its two CRT halves
-         * share one call of the 4-lane ymm kernel) */
-        for (int s = 0; s < 3; s++) {
+         * share one call of the 4-lane ymm kernel); with --threads N > 1 also 8 N messages
+         * on 1 thread (mb8_t1) and on N threads (mb8_tN), for the scaling */
+        static char tlabel[16];
+        snprintf(tlabel, sizeof tlabel, "mb8_t%u", c->threads);
+        for (int s = 0; s < 5; s++) {
             if (s >= 1 && !mb8) continue;
-            static const char *const label[3] = {"scalar", "mb8", "single"};
-            const size_t msgs = s == 2 ? 1 : RSA_MSGS;
-            args[cnt] = (rsa_arg){s == 1 ? mb8 : s == 2 ? tabai_mb_kernel_active() : NULL, msgs,
-                                  keys, out[s == 1], (const uint64_t *const *)cmsg, NULL, NULL,
-                                  NULL, 0};
+            if (s >= 3 && c->threads < 2) continue;
+            const char *const label[5] = {"scalar", "mb8", "single", "mb8_t1", tlabel};
+            const size_t msgs = s == 2 ? 1 : s >= 3 ? tmsgs : RSA_MSGS;
+            args[cnt] = (rsa_arg){s == 1 || s >= 3 ? mb8 : s == 2 ? tabai_mb_kernel_active() : NULL,
+                                  msgs, s == 4 ? c->threads : 1, keys, out[s != 0],
+                                  (const uint64_t *const *)cmsg, NULL, NULL, NULL, 0};
             run_rsa_tabai(&args[cnt], 1);
             for (size_t i = 0; i < msgs; i++)
-                bench_check_limbs(&cs, "rsa_private_batch", out[s == 1][i], want[i], n);
+                bench_check_limbs(&cs, "rsa_private_batch", out[s != 0][i], want[i], n);
             impls[cnt] = (bench_impl){"tabai", label[s], "rsa_private_batch", run_rsa_tabai, NULL,
                                       &args[cnt], (unsigned)msgs};
             cnt++;
@@ -390,7 +403,7 @@ static void rsa_private_op(bench_ctx *c) {
         free(o->msg);
         free(o->sig);
         free(got);
-        for (size_t i = 0; i < RSA_MSGS; i++) {
+        for (size_t i = 0; i < tmsgs; i++) {
             free(cmsg[i]);
             free(want[i]);
             free(out[0][i]);
@@ -446,6 +459,7 @@ void bench_suite_mb(bench_ctx *c) {
     for (const tabai_mb_kernel *k = tabai_mb_kernels; k->name; k++) bench_kernel(c, k->name);
     bench_kernel(c, "mb8");
     bench_kernel(c, "single");
+    bench_kernel(c, "mb8_t1"); /* and mb8_tN with --threads N */
     if (bench_op(c, "mont_mul_mb")) mont_mul_mb_op(c, 0);
     if (bench_op(c, "mont_sqr_mb")) mont_mul_mb_op(c, 1);
     if (bench_op(c, "mb_to_digits")) transpose_op(c, 1);

@@ -49,10 +49,9 @@ typedef enum tabai_status {
     TABAI_ERR_SCRATCH = -9,  /**< a scratch buffer is shorter than its size query asks */
     TABAI_ERR_FAULT = -10,   /**< a result failed its own check (fault detected); nothing written */
     /* -20 .. -29: RSA, Diffie-Hellman and DSA key and parameter checks */
-    TABAI_ERR_RSA_SIZE = -20, /**< RSA modulus outside 1024..8192 bits, or p, q not of half its
-                                   limbs */
+    TABAI_ERR_RSA_SIZE = -20, /**< RSA modulus outside 1024..8192 bits */
     TABAI_ERR_RSA_E = -21,    /**< RSA public exponent even or < 3 */
-    TABAI_ERR_RSA_PQ = -22,   /**< p or q even, p == q, or p*q != n */
+    TABAI_ERR_RSA_PQ = -22,   /**< p or q even or < 3, p == q, or p*q != n */
     TABAI_ERR_RSA_DP = -23,   /**< dP >= p-1 or e*dP != 1 mod (p-1) */
     TABAI_ERR_RSA_DQ = -24,   /**< dQ >= q-1 or e*dQ != 1 mod (q-1) */
     TABAI_ERR_RSA_QINV = -25, /**< qInv >= p or q*qInv != 1 mod p */
@@ -416,7 +415,7 @@ TABAI_API tabai_status tabai_powmod_batch(size_t count, uint64_t *const r[],
  * RSA (RFC 8017): the raw operations RSAEP/RSAVP1 (public) and RSADP/RSASP1 (private, by
  * CRT). Padding schemes (PKCS #1 v1.5, PSS, OAEP) are left to the caller (the Python
  * package has them). Numbers are limbs, least significant first, like the rest of the
- * library: nl limbs for n and d, h = ceil(nl/2) limbs for p, q, dP, dQ and qInv.
+ * library, nl limbs each (the primes and CRT values zero above their own length).
  * ------------------------------------------------------------------------------------ */
 /** An RSA public key: the modulus and a public exponent below 2^64. */
 typedef struct tabai_rsa_public_key {
@@ -430,11 +429,10 @@ typedef struct tabai_rsa_public_key {
  *  the blinding sequence; tabai_rsa_key_init both to have independent ones. */
 typedef struct tabai_rsa_key {
     tabai_rsa_public_key pub;                  /**< n, e and N's context */
-    size_t h;                                  /**< limbs of p and of q */
     tabai_mont mp, mq;                         /**< Montgomery contexts of p and q */
-    uint64_t dp[TABAI_MAX_LIMBS / 2];          /**< d mod (p-1), zero above h limbs */
-    uint64_t dq[TABAI_MAX_LIMBS / 2];          /**< d mod (q-1), zero above h limbs */
-    uint64_t qinv_m[TABAI_MAX_LIMBS / 2];      /**< q^-1 mod p, Montgomery form of mp */
+    uint64_t dp[TABAI_MAX_LIMBS];              /**< d mod (p-1), zero above p's limbs */
+    uint64_t dq[TABAI_MAX_LIMBS];              /**< d mod (q-1), zero above q's limbs */
+    uint64_t qinv_m[TABAI_MAX_LIMBS];          /**< q^-1 mod p, Montgomery form of mp */
     uint64_t blind[TABAI_MAX_LIMBS];           /**< A = r^e mod N, Montgomery form of mn */
     uint64_t unblind[TABAI_MAX_LIMBS];         /**< r^-1 mod N, Montgomery form of mn */
     uint64_t uses;                             /**< operations since r was drawn */
@@ -450,13 +448,13 @@ TABAI_API tabai_status tabai_rsa_public_key_init(tabai_rsa_public_key *pub, cons
                                                  uint64_t e, size_t nl);
 
 /** Fill key from the parameters of an RSA private key (RFC 8017 section 3.2, second form):
- *  modulus n and private exponent d (nl limbs each), public exponent e, primes p and q,
- *  dP = d mod (p-1), dQ = d mod (q-1), qInv = q^-1 mod p (h = ceil(nl/2) limbs each; p and q
- *  must have a non-zero limb h-1, as the primes of every key whose primes have half the
- *  bits of n), and draws the first blinding value r from getrandom.
+ *  public exponent e and, as nl-limb numbers (least significant limb first, zero above
+ *  their own length): modulus n (top limb non-zero), private exponent d, primes p and q (of
+ *  any sizes, also unbalanced), dP = d mod (p-1), dQ = d mod (q-1), qInv = q^-1 mod p; and
+ *  draws the first blinding value r from getrandom.
  *  Checks, each with its own status, in this order: TABAI_ERR_NULL; TABAI_ERR_SIZE (nl == 0
- *  or > TABAI_MAX_LIMBS); TABAI_ERR_RSA_SIZE (n outside 1024..8192 bits, p or q shorter than
- *  h limbs); TABAI_ERR_RSA_E (e even or < 3); TABAI_ERR_RSA_PQ (p or q even, p == q,
+ *  or > TABAI_MAX_LIMBS); TABAI_ERR_RSA_SIZE (n below 1024 bits or n[nl-1] == 0);
+ *  TABAI_ERR_RSA_E (e even or < 3); TABAI_ERR_RSA_PQ (p or q even or < 3, p == q,
  *  p*q != n); TABAI_ERR_RSA_DP (dP >= p-1, e*dP != 1 mod p-1); TABAI_ERR_RSA_DQ (the same
  *  for q); TABAI_ERR_RSA_QINV (qInv >= p, q*qInv != 1 mod p); TABAI_ERR_RSA_D (d >= n,
  *  d != dP mod p-1, d != dQ mod q-1); TABAI_ERR_RANDOM; TABAI_ERR_ALLOC. key is not

@@ -837,7 +837,7 @@ static void rsa_init(RSAKey *self, nb::handle n_in, nb::handle e_in, nb::handle 
                      nb::handle p_in, nb::handle q_in, nb::handle dp_in, nb::handle dq_in,
                      nb::handle qinv_in) {
     const char *fn = "RSAKey";
-    const size_t nl = rsa_limbs(n_in, fn), h = (nl + 1) / 2;
+    const size_t nl = rsa_limbs(n_in, fn), h = nl; // every parameter as an nl-limb number
     const uint64_t e = rsa_e(e_in, fn);
     std::vector<uint64_t> buf(2 * nl + 5 * h);
     uint64_t *N = buf.data(), *D = N + nl, *P = D + nl, *Q = P + h, *DP = Q + h, *DQ = DP + h,

@@ -13,7 +13,7 @@
 void (*tabai_rsa_fault_hook)(uint64_t *m1, size_t h) = NULL;
 void (*tabai_rsa_blind_hook)(const uint64_t *a, size_t n) = NULL;
 
-#define HMAX (TABAI_MAX_LIMBS / 2)
+#define HMAX TABAI_MAX_LIMBS
 /* a fresh r every RSA_REFRESH operations (OpenSSL's BN_BLINDING_COUNTER is 32) */
 #define RSA_REFRESH 32
 
@@ -177,38 +177,47 @@ tabai_status tabai_rsa_public_key_init(tabai_rsa_public_key *pub, const uint64_t
     return TABAI_OK;
 }
 
+/* 1 if x[nl] has no non-zero limb from h on */
+static int fits_vartime(const uint64_t *x, size_t nl, size_t h) {
+    return tabai_normalized_len_vartime(x, nl) <= h;
+}
+
 tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *n, uint64_t e,
                                 const uint64_t *d, const uint64_t *p, const uint64_t *q,
                                 const uint64_t *dp, const uint64_t *dq, const uint64_t *qinv,
                                 size_t nl) {
     if (!key || !n || !d || !p || !q || !dp || !dq || !qinv) return TABAI_ERR_NULL;
     if (nl == 0 || nl > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
-    const size_t h = (nl + 1) / 2;
-    if (!n[nl - 1] || tabai_bitlen_vartime(n, nl) < 1024 || !p[h - 1] || !q[h - 1])
-        return TABAI_ERR_RSA_SIZE;
+    if (!n[nl - 1] || tabai_bitlen_vartime(n, nl) < 1024) return TABAI_ERR_RSA_SIZE;
     if (!(e & 1) || e < 3) return TABAI_ERR_RSA_E;
-    if (!(p[0] & 1) || !(q[0] & 1) || eq_vartime(p, q, h)) return TABAI_ERR_RSA_PQ;
-    uint64_t t[TABAI_MAX_LIMBS + 2], pm1[HMAX], qm1[HMAX];
+    const size_t hp = tabai_normalized_len_vartime(p, nl), hq = tabai_normalized_len_vartime(q, nl);
+    if (!(p[0] & 1) || !(q[0] & 1) || tabai_bitlen_vartime(p, nl) < 2 ||
+        tabai_bitlen_vartime(q, nl) < 2 || hp + hq > nl + 1 || eq_vartime(p, q, nl))
+        return TABAI_ERR_RSA_PQ;
+    uint64_t t[2 * TABAI_MAX_LIMBS + 2], pm1[HMAX], qm1[HMAX];
     tabai_status s = TABAI_OK;
-    tabai_mul_n(t, p, q, h);
-    for (size_t i = nl; i < 2 * h; i++)
+    memset(t, 0, sizeof t);
+    tabai_mul(t, p, hp, q, hq);
+    for (size_t i = nl; i < hp + hq; i++)
         if (t[i]) s = TABAI_ERR_RSA_PQ;
     if (s == TABAI_OK && !eq_vartime(t, n, nl)) s = TABAI_ERR_RSA_PQ;
-    memcpy(pm1, p, h * sizeof(uint64_t)), pm1[0]--; /* p, q odd: no borrow */
-    memcpy(qm1, q, h * sizeof(uint64_t)), qm1[0]--;
-    if (s == TABAI_OK && !inverse_of_e_vartime(e, dp, pm1, h)) s = TABAI_ERR_RSA_DP;
-    if (s == TABAI_OK && !inverse_of_e_vartime(e, dq, qm1, h)) s = TABAI_ERR_RSA_DQ;
+    memcpy(pm1, p, hp * sizeof(uint64_t)), pm1[0]--; /* p, q odd: no borrow */
+    memcpy(qm1, q, hq * sizeof(uint64_t)), qm1[0]--;
+    if (s == TABAI_OK && (!fits_vartime(dp, nl, hp) || !inverse_of_e_vartime(e, dp, pm1, hp)))
+        s = TABAI_ERR_RSA_DP;
+    if (s == TABAI_OK && (!fits_vartime(dq, nl, hq) || !inverse_of_e_vartime(e, dq, qm1, hq)))
+        s = TABAI_ERR_RSA_DQ;
     if (s == TABAI_OK) {
-        if (!tabai_lt_n(qinv, p, h)) {
+        if (!fits_vartime(qinv, nl, hp) || !tabai_lt_n(qinv, p, hp)) {
             s = TABAI_ERR_RSA_QINV;
         } else {
-            tabai_mul_n(t, q, qinv, h);
-            mod_vartime(t, t, 2 * h, p, h);
-            if (!is_one_vartime(t, h)) s = TABAI_ERR_RSA_QINV;
+            tabai_mul(t, q, hq, qinv, hp);
+            mod_vartime(t, t, hp + hq, p, hp);
+            if (!is_one_vartime(t, hp)) s = TABAI_ERR_RSA_QINV;
         }
     }
-    if (s == TABAI_OK && (!tabai_lt_n(d, n, nl) || !residue_is_vartime(d, nl, pm1, dp, h) ||
-                          !residue_is_vartime(d, nl, qm1, dq, h)))
+    if (s == TABAI_OK && (!tabai_lt_n(d, n, nl) || !residue_is_vartime(d, nl, pm1, dp, hp) ||
+                          !residue_is_vartime(d, nl, qm1, dq, hq)))
         s = TABAI_ERR_RSA_D;
     tabai_wipe(t, sizeof t), tabai_wipe(pm1, sizeof pm1), tabai_wipe(qm1, sizeof qm1);
     if (s != TABAI_OK) return s;
@@ -217,13 +226,12 @@ tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *n, uint64_t 
     if (!k) return TABAI_ERR_ALLOC;
     k->pub.n = nl;
     k->pub.e = e;
-    k->h = h;
-    if (tabai_mont_init(&k->pub.mn, n, nl) != TABAI_OK || tabai_mont_init(&k->mp, p, h) != TABAI_OK ||
-        tabai_mont_init(&k->mq, q, h) != TABAI_OK) {
+    if (tabai_mont_init(&k->pub.mn, n, nl) != TABAI_OK || tabai_mont_init(&k->mp, p, hp) != TABAI_OK ||
+        tabai_mont_init(&k->mq, q, hq) != TABAI_OK) {
         s = TABAI_ERR_RSA_PQ; /* not reached: the checks above cover it */
     } else {
-        memcpy(k->dp, dp, h * sizeof(uint64_t));
-        memcpy(k->dq, dq, h * sizeof(uint64_t));
+        memcpy(k->dp, dp, hp * sizeof(uint64_t));
+        memcpy(k->dq, dq, hq * sizeof(uint64_t));
         tabai_mont_to(&k->mp, k->qinv_m, qinv);
         s = blind_refresh(k);
     }
@@ -239,15 +247,24 @@ void tabai_rsa_key_clear(tabai_rsa_key *key) {
 
 /* ---- the private operation ---- */
 
-/* r[h] = c mod p for c[cl] < p * 2^(64h) (cl <= 2h): Montgomery REDC of c (c R^-1 mod p),
- * then a product with R^2. Constant time. */
-static void half_mod(const tabai_mont *mp, uint64_t *r, const uint64_t *c, size_t cl) {
+/* r[h] = c mod p for any c[cl] (h = mp->n limbs): blocks of h limbs from the top,
+ * r = r R + (c_j mod p), each block reduced by Montgomery REDC (c_j R^-1 mod p, c_j < R <= p R)
+ * and a product with R^2. Constant time (cl and h public). */
+static void reduce_mod(const tabai_mont *mp, uint64_t *r, const uint64_t *c, size_t cl) {
     const size_t h = mp->n;
-    uint64_t t[TABAI_MAX_LIMBS + 1] = {0};
-    memcpy(t, c, cl * sizeof(uint64_t));
-    tabai_redc_blocks(r, t, mp->p, mp->pinv, h);
-    tabai_mont_mul(mp, r, r, mp->rr);
-    tabai_wipe(t, sizeof t);
+    uint64_t t[2 * TABAI_MAX_LIMBS + 1], acc[TABAI_MAX_LIMBS], cj[TABAI_MAX_LIMBS];
+    memset(acc, 0, h * sizeof(uint64_t));
+    for (size_t top = (cl + h - 1) / h; top-- > 0;) {
+        const size_t lo = top * h, len = cl - lo < h ? cl - lo : h;
+        memset(t, 0, (2 * h + 1) * sizeof(uint64_t));
+        memcpy(t, c + lo, len * sizeof(uint64_t));
+        tabai_redc_blocks(cj, t, mp->p, mp->pinv, h);
+        tabai_mont_mul(mp, cj, cj, mp->rr);  /* c_j mod p */
+        tabai_mont_mul(mp, acc, acc, mp->rr); /* acc R mod p */
+        tabai_mont_add(mp, acc, acc, cj);
+    }
+    memcpy(r, acc, h * sizeof(uint64_t));
+    tabai_wipe(t, sizeof t), tabai_wipe(acc, sizeof acc), tabai_wipe(cj, sizeof cj);
 }
 
 tabai_status tabai_rsa_crt_exp(const tabai_mb_kernel *k, size_t count,
@@ -300,8 +317,8 @@ static tabai_status priv_blind(void *arg, size_t lo, size_t hi) {
         if (s != TABAI_OK) return s;
         if (tabai_rsa_blind_hook) tabai_rsa_blind_hook(a, key->pub.n);
         tabai_mont_mul(mn, cb, b->c[i], a); /* c A R R^-1 = c A */
-        half_mod(&key->mp, b->x[2 * i], cb, key->pub.n);
-        half_mod(&key->mq, b->x[2 * i + 1], cb, key->pub.n);
+        reduce_mod(&key->mp, b->x[2 * i], cb, key->pub.n);
+        reduce_mod(&key->mq, b->x[2 * i + 1], cb, key->pub.n);
     }
     return TABAI_OK;
 }
@@ -311,21 +328,21 @@ static tabai_status priv_finish(void *arg, size_t lo, size_t hi) {
     priv_batch *b = arg;
     uint64_t *scratch = malloc(b->sl * sizeof(uint64_t));
     if (!scratch) return TABAI_ERR_ALLOC;
-    uint64_t t[HMAX], out[TABAI_MAX_LIMBS], chk[TABAI_MAX_LIMBS];
+    uint64_t t[HMAX], out[TABAI_MAX_LIMBS + 1], chk[TABAI_MAX_LIMBS];
     for (size_t i = lo; i < hi; i++) {
         const tabai_rsa_key *key = b->key[i];
         const tabai_mont *mn = &key->pub.mn, *mp = &key->mp;
-        const size_t h = key->h, nl = key->pub.n;
+        const size_t hp = key->mp.n, hq = key->mq.n, nl = key->pub.n;
         uint64_t *m1 = b->x[2 * i], *m2 = b->x[2 * i + 1];
-        if (tabai_rsa_fault_hook) tabai_rsa_fault_hook(m1, h);
-        /* Garner: hh = qInv (m1 - m2) mod p, m' = m2 + hh q < N */
-        half_mod(mp, t, m2, h);
+        if (tabai_rsa_fault_hook) tabai_rsa_fault_hook(m1, hp);
+        /* Garner: hh = qInv (m1 - m2) mod p, m' = m2 + hh q < N (hp + hq <= nl + 1 limbs) */
+        reduce_mod(mp, t, m2, hq);
         tabai_mont_sub(mp, t, m1, t);
         tabai_mont_mul(mp, t, t, key->qinv_m);
         memset(out, 0, sizeof out);
-        tabai_mul_n(out, t, key->mq.p, h);
-        uint64_t cy = tabai_add_n(out, out, m2, h);
-        for (size_t l = h; l < 2 * h; l++) cy = tabai_adc(&out[l], out[l], 0, cy);
+        tabai_mul(out, t, hp, key->mq.p, hq);
+        uint64_t cy = tabai_add_n(out, out, m2, hq);
+        for (size_t l = hq; l < hp + hq; l++) cy = tabai_adc(&out[l], out[l], 0, cy);
         /* m = m' r^-1 (the unblinding factor is in Montgomery form) */
         uint64_t *res = row(b, 2, i);
         tabai_mont_mul(mn, res, out, row(b, 1, i));
@@ -350,7 +367,8 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
     for (size_t i = 0; i < count; i++) {
         if (!m[i] || !c[i] || !key[i]) return TABAI_ERR_NULL;
         if (!tabai_reduced_public(c[i], key[i]->pub.mn.p, key[i]->pub.n)) return TABAI_ERR_RANGE;
-        if (key[i]->h > b.H) b.H = key[i]->h;
+        if (key[i]->mp.n > b.H) b.H = key[i]->mp.n;
+        if (key[i]->mq.n > b.H) b.H = key[i]->mq.n;
         if (key[i]->pub.n > b.NL) b.NL = key[i]->pub.n;
     }
     if (count == 0) return TABAI_OK;

@@ -64,7 +64,8 @@ void __wrap_free(void *p) {
 typedef struct rsa {
     size_t nl;
     mpz_t n, d, e, p, q, dp, dq, qi;
-    uint64_t N[TABAI_MAX_LIMBS], D[TABAI_MAX_LIMBS], P[64], Q[64], DP[64], DQ[64], QI[64];
+    uint64_t N[TABAI_MAX_LIMBS], D[TABAI_MAX_LIMBS], P[TABAI_MAX_LIMBS], Q[TABAI_MAX_LIMBS],
+        DP[TABAI_MAX_LIMBS], DQ[TABAI_MAX_LIMBS], QI[TABAI_MAX_LIMBS];
     tabai_rsa_key key;
 } rsa;
 
@@ -80,15 +81,15 @@ static void prime_bits(mpz_t p, size_t bits) {
     } while (mpz_sizeinbase(p, 2) != bits);
 }
 
-/* a key with primes of pb bits, e = 65537 or 3 */
-static void rsa_make(rsa *k, size_t pb, unsigned long e) {
+/* a key with primes of pb and qb bits, e = 65537 or 3 */
+static void rsa_make(rsa *k, size_t pb, size_t qb, unsigned long e) {
     mpz_inits(k->n, k->d, k->e, k->p, k->q, k->dp, k->dq, k->qi, NULL);
     mpz_t phi, t;
     mpz_inits(phi, t, NULL);
     mpz_set_ui(k->e, e);
     do {
         prime_bits(k->p, pb);
-        prime_bits(k->q, pb);
+        prime_bits(k->q, qb);
         mpz_sub_ui(phi, k->p, 1);
         mpz_sub_ui(t, k->q, 1);
         mpz_mul(phi, phi, t);
@@ -98,7 +99,7 @@ static void rsa_make(rsa *k, size_t pb, unsigned long e) {
     mpz_sub_ui(t, k->q, 1), mpz_mod(k->dq, k->d, t);
     mpz_invert(k->qi, k->q, k->p);
     k->nl = (mpz_sizeinbase(k->n, 2) + 63) / 64;
-    const size_t h = (k->nl + 1) / 2;
+    const size_t h = k->nl;
     tu_from_mpz(k->N, k->nl, k->n), tu_from_mpz(k->D, k->nl, k->d);
     tu_from_mpz(k->P, h, k->p), tu_from_mpz(k->Q, h, k->q), tu_from_mpz(k->DP, h, k->dp);
     tu_from_mpz(k->DQ, h, k->dq), tu_from_mpz(k->QI, h, k->qi);
@@ -123,8 +124,9 @@ static tabai_status init_of(const rsa *k, uint64_t e, const uint64_t *N, const u
 
 /* every check of the key setup, each its own status */
 static void check_key_errors(rsa *k) {
-    const size_t nl = k->nl, h = (nl + 1) / 2;
-    uint64_t N[TABAI_MAX_LIMBS], D[TABAI_MAX_LIMBS], P[64], Q[64], DP[64], DQ[64], QI[64];
+    const size_t nl = k->nl;
+    uint64_t N[TABAI_MAX_LIMBS], D[TABAI_MAX_LIMBS], P[TABAI_MAX_LIMBS], Q[TABAI_MAX_LIMBS],
+        DP[TABAI_MAX_LIMBS], DQ[TABAI_MAX_LIMBS], QI[TABAI_MAX_LIMBS];
 #define RESET()                                                                               \
     memcpy(N, k->N, sizeof N), memcpy(D, k->D, sizeof D), memcpy(P, k->P, sizeof P),          \
         memcpy(Q, k->Q, sizeof Q), memcpy(DP, k->DP, sizeof DP), memcpy(DQ, k->DQ, sizeof DQ), \
@@ -164,9 +166,11 @@ static void check_key_errors(rsa *k) {
     EXPECT(TABAI_ERR_RSA_D, "d != dP mod p-1", e, N, D, P, Q, DP, DQ, QI, nl);
     RESET();
     EXPECT(TABAI_ERR_RSA_D, "d = n", e, N, N, P, Q, DP, DQ, QI, nl);
-    /* p shorter than h limbs: q's top limb 0 */
-    memset(Q + h - 1, 0, 8);
-    EXPECT(TABAI_ERR_RSA_SIZE, "short q", e, N, D, P, Q, DP, DQ, QI, nl);
+    memset(Q, 0, sizeof Q), Q[0] = 1;
+    EXPECT(TABAI_ERR_RSA_PQ, "q = 1", e, N, D, P, Q, DP, DQ, QI, nl);
+    RESET();
+    DP[nl - 1] = 1; /* above p's length */
+    EXPECT(TABAI_ERR_RSA_DP, "dP >= p", e, N, D, P, Q, DP, DQ, QI, nl);
 #undef RESET
 #undef EXPECT
 }
@@ -293,8 +297,6 @@ static void check_blinding(rsa *k) {
                      i, TU_NOV);
     /* two keys made from the same numbers draw independent r */
     tabai_rsa_key *k2 = malloc(sizeof *k2);
-    const size_t h = (nl + 1) / 2;
-    (void)h;
     TU_CHECK(tabai_rsa_key_init(k2, k->N, mpz_get_ui(k->e), k->D, k->P, k->Q, k->DP, k->DQ, k->QI,
                                 nl) == TABAI_OK, "second key", nl, TU_NOV);
     TU_CHECK(memcmp(k2->blind, k->key.blind, nl * 8) != 0, "independent r", nl, TU_NOV);
@@ -377,11 +379,12 @@ int main(int argc, char **argv) {
     (void)argc;
     tu_init(argv[0]);
     /* primes of 512, 768, 1024 bits (n of 1024, 1536, 2048 bits), 992 bits (n of 31 limbs),
-     * and e = 3 at 1024 bits */
-    static const size_t pbits[] = {512, 768, 1024, 992, 512};
-    enum { NK = 5 };
+     * e = 3 at 1024 bits, and unbalanced primes (1364 and 684 bits; 684 and 1364) */
+    static const size_t pbits[] = {512, 768, 1024, 992, 512, 1364, 684};
+    static const size_t qbits[] = {512, 768, 1024, 992, 512, 684, 1364};
+    enum { NK = 7 };
     static rsa keys[NK];
-    for (size_t i = 0; i < NK; i++) rsa_make(&keys[i], pbits[i], i == 4 ? 3 : 65537);
+    for (size_t i = 0; i < NK; i++) rsa_make(&keys[i], pbits[i], qbits[i], i == 4 ? 3 : 65537);
     for (size_t i = 0; i < NK; i++) check_key_errors(&keys[i]);
     const tabai_mb_kernel *ks[8];
     size_t nk = 0;

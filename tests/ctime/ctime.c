@@ -604,7 +604,7 @@ static void secret_mont(tabai_mont *m, int secret) {
 static void secret_key(tabai_rsa_key *k, int secret) {
     secret_mont(&k->mp, secret);
     secret_mont(&k->mq, secret);
-    const size_t h = L8(k->h), n = L8(k->pub.n);
+    const size_t h = L8(k->mp.n > k->mq.n ? k->mp.n : k->mq.n), n = L8(k->pub.n);
     if (secret) {
         SECRET(k->dp, h), SECRET(k->dq, h), SECRET(k->qinv_m, h);
         SECRET(k->blind, n), SECRET(k->unblind, n); /* r^e and r^-1: r is secret */
@@ -640,10 +640,10 @@ static void make_key(tabai_rsa_key *key, mpz_t n, mpz_t d) {
     mpz_sub_ui(t, p, 1), mpz_mod(dp, d, t);
     mpz_sub_ui(t, q, 1), mpz_mod(dq, d, t);
     mpz_invert(qi, q, p);
-    uint64_t N[2 * H], D[2 * H], P[H], Q[H], DP[H], DQ[H], QI[H];
-    tu_from_mpz(N, 2 * H, n), tu_from_mpz(D, 2 * H, d);
-    tu_from_mpz(P, H, p), tu_from_mpz(Q, H, q), tu_from_mpz(DP, H, dp), tu_from_mpz(DQ, H, dq);
-    tu_from_mpz(QI, H, qi);
+    uint64_t N[2 * H], D[2 * H], P[2 * H], Q[2 * H], DP[2 * H], DQ[2 * H], QI[2 * H];
+    tu_from_mpz(N, 2 * H, n), tu_from_mpz(D, 2 * H, d), tu_from_mpz(P, 2 * H, p);
+    tu_from_mpz(Q, 2 * H, q), tu_from_mpz(DP, 2 * H, dp), tu_from_mpz(DQ, 2 * H, dq);
+    tu_from_mpz(QI, 2 * H, qi);
     TU_CHECK(tabai_rsa_key_init(key, N, 65537, D, P, Q, DP, DQ, QI, 2 * H) == TABAI_OK,
              "rsa_key_init", H, TU_NOV);
     mpz_clears(p, q, phi, t, dp, dq, qi, e, NULL);
