@@ -21,6 +21,8 @@ Public names:
                              blinding, result checked with e; many at once
     RSAPublicKey(n, e)       the raw RSA public operation
     rsa                      RSA keys from PEM/DER/cryptography with PKCS #1 v1.5, PSS, OAEP
+    dh                       Diffie-Hellman in the RFC 7919 and RFC 3526 groups
+    dsa                      DSA (FIPS 186-4, legacy) with RFC 6979 nonces
     InvalidSignature         raised by the verify methods
     Montgomery(p)            field object for an odd p >= 3 (Montgomery products)
     Ohta(p)                  field object for any p >= 2 (Ohta's Barrett-like reduction)
@@ -54,7 +56,7 @@ class InvalidSignature(Exception):
     other signature schemes)."""
 
 
-from . import rsa  # noqa: E402  (uses InvalidSignature)
+from . import dh, dsa, rsa  # noqa: E402  (they use InvalidSignature)
 
 __version__ = "0.1.0"
 __all__ = [
@@ -65,6 +67,8 @@ __all__ = [
     "RSAKey",
     "RSAPublicKey",
     "cpu",
+    "dh",
+    "dsa",
     "powmod",
     "powmod_batch",
     "powmod_batch_limbs",
