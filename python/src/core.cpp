@@ -437,7 +437,11 @@ struct Montgomery : MontField {
     nb::object inv_prime(nb::handle a) const {
         uint64_t x[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
         load(x, a, "inv_prime", "a");
-        tabai_status s = tabai_mont_inv_prime(&ctx, r, x);
+        tabai_status s;
+        {
+            nb::gil_scoped_release release; // a full exponentiation: tens of microseconds and up
+            s = tabai_mont_inv_prime(&ctx, r, x);
+        }
         if (s == TABAI_ERR_NOINV) throw nb::value_error("inv_prime(): a is 0 modulo p");
         check(s, "inv_prime");
         return out(r);
