@@ -413,6 +413,108 @@ static void rsa_private_op(bench_ctx *c) {
     }
 }
 
+/* ---- rsa_sign / rsa_verify: the whole PKCS #1 v1.5 path from a SHA-256 digest ----
+ * tabai: EMSA-PKCS1-v1_5 encoding (RFC 8017 9.2, written here: the library has the raw
+ * operations, the padding lives in the Python package) + tabai_rsa_private (blinded, CRT,
+ * checked with e) + bytes; verify: bytes + tabai_rsa_public_vartime + the comparison with the
+ * expected encoding. OpenSSL: EVP_PKEY_sign / EVP_PKEY_verify, RSA_PKCS1_PADDING, SHA-256. */
+typedef struct sig_arg {
+    tabai_rsa_key *key;
+    EVP_PKEY_CTX *ctx;
+    unsigned char digest[32], sig[1024], em[1024];
+    size_t bytes;
+    int verify;
+} sig_arg;
+
+static void emsa_pkcs1_sha256(unsigned char *em, size_t k, const unsigned char *digest) {
+    static const unsigned char prefix[19] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+                                             0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20};
+    em[0] = 0, em[1] = 1;
+    memset(em + 2, 0xff, k - 3 - 19 - 32);
+    em[k - 52] = 0;
+    memcpy(em + k - 51, prefix, 19);
+    memcpy(em + k - 32, digest, 32);
+}
+
+static void run_sig_tabai(void *v, size_t it) {
+    sig_arg *a = v;
+    const size_t n = a->key->pub.n;
+    uint64_t x[TABAI_MAX_LIMBS], y[TABAI_MAX_LIMBS];
+    unsigned char em[1024];
+    for (size_t i = 0; i < it; i++) {
+        if (!a->verify) {
+            emsa_pkcs1_sha256(em, a->bytes, a->digest);
+            if (tabai_from_bytes(x, n, em, a->bytes) != TABAI_OK ||
+                tabai_rsa_private(a->key, y, x) != TABAI_OK ||
+                tabai_to_bytes(a->sig, a->bytes, y, n) != TABAI_OK)
+                bench_fail("tabai rsa_sign");
+        } else {
+            emsa_pkcs1_sha256(em, a->bytes, a->digest);
+            if (tabai_from_bytes(x, n, a->sig, a->bytes) != TABAI_OK ||
+                tabai_rsa_public_vartime(&a->key->pub, y, x) != TABAI_OK ||
+                tabai_to_bytes(a->em, a->bytes, y, n) != TABAI_OK || memcmp(a->em, em, a->bytes))
+                bench_fail("tabai rsa_verify");
+        }
+    }
+}
+
+static void run_sig_openssl(void *v, size_t it) {
+    sig_arg *a = v;
+    for (size_t i = 0; i < it; i++) {
+        size_t len = a->bytes;
+        if (!a->verify ? EVP_PKEY_sign(a->ctx, a->sig, &len, a->digest, 32) != 1
+                       : EVP_PKEY_verify(a->ctx, a->sig, a->bytes, a->digest, 32) != 1)
+            bench_fail("EVP_PKEY_%s", a->verify ? "verify" : "sign");
+    }
+}
+
+static void rsa_sig_op(bench_ctx *c, int verify) {
+    for (size_t ki = 0; ki < BENCH_RSA_KEYS_COUNT; ki++) {
+        const bench_rsa_key *rk = &bench_rsa_keys[ki];
+        char nname[32];
+        snprintf(nname, sizeof nname, "rsa%u_n", rk->bits);
+        if (!mod_selected(c, nname)) continue;
+        bench_case cs = {verify ? "rsa_verify" : "rsa_sign", rk->bits, nname, 2 * rk->h};
+        if (!bench_begin(c, &cs)) continue;
+        const size_t h = rk->h, n = 2 * h;
+        static tabai_rsa_key key;
+        uint64_t kp[5][TABAI_MAX_LIMBS] = {{0}};
+        const uint64_t *halves[5] = {rk->p, rk->q, rk->dp, rk->dq, rk->qinv};
+        for (int j = 0; j < 5; j++) memcpy(kp[j], halves[j], h * sizeof(uint64_t));
+        if (tabai_rsa_key_init(&key, rk->n, rk->e[0], rk->d, kp[0], kp[1], kp[2], kp[3], kp[4],
+                               n) != TABAI_OK)
+            bench_fail("tabai_rsa_key_init(RSA-%u)", rk->bits);
+        static sig_arg ta, oa;
+        memset(&ta, 0, sizeof ta), memset(&oa, 0, sizeof oa);
+        ta.key = &key, ta.bytes = oa.bytes = 8 * n, ta.verify = oa.verify = verify;
+        for (int i = 0; i < 32; i++) ta.digest[i] = oa.digest[i] = (unsigned char)(7 * i + rk->bits);
+        EVP_PKEY *pkey = openssl_key(rk);
+        oa.ctx = EVP_PKEY_CTX_new(pkey, NULL);
+        if (!oa.ctx || (verify ? EVP_PKEY_verify_init(oa.ctx) : EVP_PKEY_sign_init(oa.ctx)) != 1 ||
+            EVP_PKEY_CTX_set_rsa_padding(oa.ctx, RSA_PKCS1_PADDING) != 1 ||
+            EVP_PKEY_CTX_set_signature_md(oa.ctx, EVP_sha256()) != 1)
+            bench_fail("EVP_PKEY_CTX (RSA-%u)", rk->bits);
+        /* the signature both make (PKCS #1 v1.5 is deterministic): the same bytes */
+        sig_arg s0 = ta;
+        s0.verify = 0;
+        run_sig_tabai(&s0, 1);
+        if (!verify) {
+            run_sig_openssl(&oa, 1);
+            if (memcmp(s0.sig, oa.sig, oa.bytes)) bench_fail("rsa_sign: tabai and OpenSSL differ");
+        } else {
+            memcpy(ta.sig, s0.sig, ta.bytes), memcpy(oa.sig, s0.sig, oa.bytes);
+            run_sig_openssl(&oa, 1);
+        }
+        bench_impl impls[2] = {
+            {"tabai", "single", verify ? "rsa_public_vartime" : "rsa_private", run_sig_tabai, NULL, &ta, 1},
+            {"openssl", NULL, verify ? "EVP_PKEY_verify" : "EVP_PKEY_sign", run_sig_openssl, NULL, &oa, 1}};
+        bench_measure(c, &cs, impls, 2);
+        EVP_PKEY_CTX_free(oa.ctx);
+        EVP_PKEY_free(pkey);
+        tabai_rsa_key_clear(&key);
+    }
+}
+
 /* mb_to_digits / mb_from_digits: the transposes of one group, ns per lane */
 static void transpose_op(bench_ctx *c, int to) {
     for (size_t mi = 0; mi < c->mod_count; mi++) {
@@ -465,4 +567,6 @@ void bench_suite_mb(bench_ctx *c) {
     if (bench_op(c, "mb_to_digits")) transpose_op(c, 1);
     if (bench_op(c, "mb_from_digits")) transpose_op(c, 0);
     if (bench_op(c, "rsa_private")) rsa_private_op(c);
+    if (bench_op(c, "rsa_sign")) rsa_sig_op(c, 0);
+    if (bench_op(c, "rsa_verify")) rsa_sig_op(c, 1);
 }
