@@ -978,6 +978,32 @@ NB_MODULE(_core, m) {
         [](nb::handle b, nb::handle e, nb::handle mm) { return powmod_impl(b, e, mm, true); },
         "b"_a.none(), "e"_a.none(), "m"_a.none(),
         nb::sig("def powmod_vartime(b: int, e: int, m: int) -> int"), POWMOD_VARTIME_DOC);
+    m.def(
+        "jacobi_vartime",
+        [](nb::handle a_in, nb::handle m_in) {
+            const char *fn = "jacobi_vartime";
+            nb::object a = as_int(a_in, fn, "a"), mm = as_int(m_in, fn, "m");
+            if (is_negative(mm) || !greater_equal(mm, nb::int_(3)) ||
+                nb::cast<size_t>(mm.attr("bit_length")()) > MAX_BITS)
+                throw nb::value_error("jacobi_vartime(): m must be odd, 3 <= m < 2**8192");
+            const size_t n = (nb::cast<size_t>(mm.attr("bit_length")()) + 63) / 64;
+            uint64_t A[TABAI_MAX_LIMBS], M[TABAI_MAX_LIMBS];
+            int_to_limbs_n(M, mm, n);
+            int_to_limbs_n(A, reduce(a, mm), n);
+            int r = 0;
+            tabai_status s;
+            {
+                nb::gil_scoped_release release;
+                s = tabai_jacobi_vartime(&r, A, M, n);
+            }
+            if (s == TABAI_ERR_MODULUS) throw nb::value_error("jacobi_vartime(): m must be odd");
+            check(s, fn);
+            return r;
+        },
+        "a"_a.none(), "m"_a.none(), nb::sig("def jacobi_vartime(a: int, m: int) -> int"),
+        "The Jacobi symbol (a/m) in {-1, 0, 1} for an odd m >= 3 (a reduced mod m first); for a "
+        "prime m the Legendre symbol. Variable time: public values only. Raises ValueError for "
+        "an even or < 3 m, TypeError for a non-int.");
     m.def("cpu", &cpu_info, nb::sig("def cpu() -> dict[str, object]"), CPU_DOC);
     m.def("set_tier", &set_tier, "name"_a, nb::sig("def set_tier(name: str) -> str"), SET_TIER_DOC);
     m.def("c_version", []() { return std::string(tabai_version()); },

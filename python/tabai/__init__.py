@@ -26,6 +26,7 @@ Public names:
     InvalidSignature         raised by the verify methods
     Montgomery(p)            field object for an odd p >= 3 (Montgomery products)
     Ohta(p)                  field object for any p >= 2 (Ohta's Barrett-like reduction)
+    jacobi_vartime(a, m)     the Jacobi symbol (a/m), public values only
     cpu()                    CPU features, native tier and tier in use
     set_tier(name)           cap the dispatch tier of this process (like TABAI_CPU)
     MAX_BITS                 the largest modulus size, 8192 bits
@@ -41,6 +42,7 @@ from ._core import (
     RSAKey,
     RSAPublicKey,
     cpu,
+    jacobi_vartime,
     powmod,
     powmod_batch,
     powmod_batch_limbs,
@@ -69,6 +71,7 @@ __all__ = [
     "cpu",
     "dh",
     "dsa",
+    "jacobi_vartime",
     "powmod",
     "powmod_batch",
     "powmod_batch_limbs",

@@ -111,6 +111,11 @@ class RSAPublicKey:
     @property
     def bits(self) -> int: ...
 
+def jacobi_vartime(a: _Int, m: _Int) -> int:
+    """The Jacobi symbol (a/m) in {-1, 0, 1} for an odd m >= 3 (a reduced mod m first); for a
+    prime m the Legendre symbol. Variable time (public values only). Raises ValueError for an
+    even or < 3 m (or m >= 2**8192), TypeError for a non-int."""
+
 def cpu() -> CpuInfo:
     """The CPU brand, its features, the native tier, the tier in use and the tiers available."""
 

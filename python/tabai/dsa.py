@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from functools import lru_cache
 from typing import Optional
 
 from . import _core
@@ -57,6 +58,13 @@ def _is_probable_prime(n: int, rounds: int = 40) -> bool:
     return True
 
 
+@lru_cache(maxsize=64)
+def _primes_ok(p: int, q: int) -> bool:
+    """Primality of p and q (Miller-Rabin, 64 rounds for q, 8 for the much larger p as FIPS
+    186-4 table C.1 allows), remembered for the last 64 parameter sets (keys share them)."""
+    return _is_probable_prime(q, 64) and _is_probable_prime(p, 8)
+
+
 class Parameters:
     """DSA domain parameters (p, q, g), validated: (L, N) one of SIZES, p and q probable
     primes, q | p-1, 2 <= g <= p-1 and g^q = 1 mod p. Raises ValueError otherwise."""
@@ -66,7 +74,7 @@ class Parameters:
             raise ValueError(f"DSA sizes (L, N) must be one of {SIZES}")
         if (p - 1) % q or not 2 <= g <= p - 1 or _core.powmod_vartime(g, q, p) != 1:
             raise ValueError("invalid DSA parameters: q does not divide p-1 or g is not of order q")
-        if not _is_probable_prime(q, 64) or not _is_probable_prime(p, 8):
+        if not _primes_ok(p, q):
             raise ValueError("invalid DSA parameters: p or q is not prime")
         self.p, self.q, self.g = p, q, g
         self.L, self.N = p.bit_length(), q.bit_length()

@@ -5,7 +5,8 @@
  * (a test hook corrupts one CRT half: TABAI_ERR_FAULT, nothing written), the blinding (two
  * operations on one input use different factors; a fresh r every 32 operations gives the
  * same results), the wipe (every block the library frees during a private operation or a
- * key setup is zero; the key after tabai_rsa_key_clear is zero), the public operation. */
+ * key setup is zero; the key after tabai_rsa_key_clear is zero), the public operation; and
+ * tabai_jacobi_vartime (the DH subgroup check) against GMP's mpz_jacobi. */
 #include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -375,6 +376,36 @@ static void check_public(rsa *k) {
     mpz_clears(x, z, NULL);
 }
 
+/* ---- the Jacobi symbol ---- */
+static void check_jacobi(void) {
+    mpz_t a, m;
+    mpz_inits(a, m, NULL);
+    static const size_t ns[] = {1, 2, 3, 5, 8, 16, 32, 33, 64, 128};
+    for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+        const size_t n = ns[ni];
+        for (size_t it = 0; it < tu_iters(20); it++) {
+            uint64_t M[TABAI_MAX_LIMBS], A[TABAI_MAX_LIMBS];
+            tu_modulus(M, n, (int)tu_below(TU_MOD_COUNT), TU_ODD);
+            if (n == 1 && M[0] < 3) M[0] = 3;
+            tu_operand(A, M, n, (int)tu_below(TU_OP_COUNT));
+            if (it % 4 == 0) { /* a square times something: also 0 and shared factors */
+                tu_to_mpz(a, A, n), tu_to_mpz(m, M, n);
+                mpz_mul(a, a, a), mpz_mod(a, a, m), tu_from_mpz(A, n, a);
+            }
+            tu_to_mpz(a, A, n), tu_to_mpz(m, M, n);
+            int r = 7;
+            TU_CHECK(tabai_jacobi_vartime(&r, A, M, n) == TABAI_OK && r == mpz_jacobi(a, m),
+                     "jacobi", n, TU_V("a", A, n), TU_V("m", M, n));
+        }
+    }
+    uint64_t M[2] = {15, 0}, A[2] = {6, 0}, E[2] = {4, 0};
+    int r = 7;
+    TU_CHECK(tabai_jacobi_vartime(&r, A, M, 2) == TABAI_OK && r == 0, "(6/15) = 0", 2, TU_NOV);
+    TU_CHECK(tabai_jacobi_vartime(&r, A, E, 2) == TABAI_ERR_MODULUS, "even m", 2, TU_NOV);
+    TU_CHECK(tabai_jacobi_vartime(&r, M, M, 2) == TABAI_ERR_RANGE && r == 0, "a = m", 2, TU_NOV);
+    mpz_clears(a, m, NULL);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     tu_init(argv[0]);
@@ -386,6 +417,7 @@ int main(int argc, char **argv) {
     static rsa keys[NK];
     for (size_t i = 0; i < NK; i++) rsa_make(&keys[i], pbits[i], qbits[i], i == 4 ? 3 : 65537);
     for (size_t i = 0; i < NK; i++) check_key_errors(&keys[i]);
+    check_jacobi();
     const tabai_mb_kernel *ks[8];
     size_t nk = 0;
     ks[nk++] = NULL;

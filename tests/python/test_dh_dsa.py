@@ -67,6 +67,37 @@ def test_dh_short_exponents():
     assert g.generate(full_length=True)._x.bit_length() > 4000
 
 
+def test_subgroup_check_is_the_legendre_symbol():
+    """For the safe primes, y^q == 1 exactly when (y/p) == 1 (what validate() computes)."""
+    import random
+
+    rng = random.Random(5)
+    for name in ("ffdhe2048", "modp3072"):
+        g = dh.Group(name)
+        for y in [2, 3, g.p - 2, g.p - 3] + [rng.randrange(2, g.p - 1) for _ in range(20)]:
+            assert (tabai.powmod_vartime(y, g.q, g.p) == 1) == (tabai.jacobi_vartime(y, g.p) == 1)
+    for m in (3, 5, 7, 9, 15, 21, 2**127 - 1, 3**81):
+        for a in (0, 1, 2, 5, m - 1, 12345):
+            assert tabai.jacobi_vartime(a, m) == _jacobi(a % m, m)
+    with pytest.raises(ValueError):
+        tabai.jacobi_vartime(3, 10)
+
+
+def _jacobi(a, n):
+    """The textbook Jacobi symbol in Python ints (the oracle)."""
+    t = 1
+    while a:
+        while a % 2 == 0:
+            a //= 2
+            if n % 8 in (3, 5):
+                t = -t
+        a, n = n, a
+        if a % 4 == 3 and n % 4 == 3:
+            t = -t
+        a %= n
+    return t if n == 1 else 0
+
+
 def test_dh_validation():
     g = dh.Group("ffdhe2048")
     a = g.generate()
@@ -125,8 +156,8 @@ def test_dsa_rejects_r_s_out_of_range(dsa_pair):
             k.public_key().verify(dsa._der_sig(rr, ss), b"m")
 
 
-def test_dsa_validation():
-    ck = cdsa.generate_private_key(2048)
+def test_dsa_validation(dsa_pair):
+    ck, _ = dsa_pair
     nums = ck.private_numbers()
     pn = nums.public_numbers.parameter_numbers
     params = dsa.Parameters(pn.p, pn.q, pn.g)
