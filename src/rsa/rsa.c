@@ -401,7 +401,7 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
                                           uint64_t *const m[], const uint64_t *const c[],
                                           tabai_rsa_key *const key[], unsigned threads) {
     if (count && (!m || !c || !key)) return TABAI_ERR_NULL;
-    priv_batch b = {count, 0, 0, 0, c, key, NULL, NULL, 0, 0};
+    priv_batch b = {count, 0, 0, 0, c, key, NULL, NULL, 0, 0, 0};
     for (size_t i = 0; i < count; i++) {
         if (!m[i] || !c[i] || !key[i]) return TABAI_ERR_NULL;
         if (!tabai_reduced_public(c[i], key[i]->pub.mn.p, key[i]->pub.n)) return TABAI_ERR_RANGE;
