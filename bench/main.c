@@ -38,7 +38,7 @@ static const size_t default_limbs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
 
 static void usage(FILE *f) {
     fputs("usage: tabai-bench [--ops LIST] [--bits LIST] [--seconds S] [--json PATH] [--list]\n"
-          "                   [--progress] [--tiers LIST] [--moduli LIST]\n"
+          "                   [--progress] [--tiers LIST] [--moduli LIST] [--threads N]\n"
           "  --ops LIST     comma-separated operations (default: all; see --list)\n"
           "  --bits LIST    comma-separated sizes in bits: limb ops use ceil(bits/64) limbs\n"
           "                 (default 1..16, 32, 64 limbs); modular ops use every default modulus\n"
@@ -46,6 +46,7 @@ static void usage(FILE *f) {
           "                 many bits (default: every embedded modulus)\n"
           "  --moduli LIST  modular ops on these embedded moduli (names from --list) instead\n"
           "  --seconds S    time budget per measurement (default 0.2)\n"
+          "  --threads N    batches (rsa_private) also on N threads: kernel label mb8_tN\n"
           "  --tiers LIST   tabai tiers to measure (default: every tier up to TABAI_CPU / native;\n"
           "                 a tier whose kernel is the same function as a lower one is skipped)\n"
           "  --json PATH    write the results there (default: stdout)\n"
@@ -144,6 +145,7 @@ int main(int argc, char **argv) {
     const char *json_path = NULL;
     int list = 0;
     c.seconds = 0.2;
+    c.threads = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -157,6 +159,12 @@ int main(int argc, char **argv) {
             c.seconds = strtod(argv[++i], &end);
             if (*end || !(c.seconds > 0 && c.seconds <= 3600))
                 die_usage("--seconds: expected a number in (0, 3600], got '%s'", argv[i]);
+        } else if (!strcmp(a, "--threads") && more) {
+            char *end;
+            long t = strtol(argv[++i], &end, 10);
+            if (*end || t < 1 || t > 256)
+                die_usage("--threads: expected an integer in 1..256, got '%s'", argv[i]);
+            c.threads = (unsigned)t;
         } else if (!strcmp(a, "--list")) list = 1;
         else if (!strcmp(a, "--reproduce")) { /* = --ops reproduce (bench/suite_delayed.c) */
             static char reproduce_ops[] = "reproduce";

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "../src/cpu/kernels.h"
-#include "../src/mb/mb.h"
+#include "../src/rsa/rsa.h"
 #include "harness.h"
 #include "peers.h"
 #include "moduli.h"
@@ -256,11 +256,13 @@ static void mont_mul_mb_op(bench_ctx *c, int square) {
 
 /* ---- RSA ---- */
 #define RSA_MSGS 8
+#define RSA_MSGS_MAX 64 /* --threads N: 8 N messages, at most this many */
 
 typedef struct rsa_arg {
     const tabai_mb_kernel *k; /* NULL: scalar */
     size_t msgs;              /* messages a call */
-    const tabai_rsa_key *const *keys;
+    unsigned threads;         /* threads of the batch */
+    tabai_rsa_key *const *keys;
     uint64_t **m;
     const uint64_t *const *cc;
     EVP_PKEY_CTX *sctx;
@@ -271,7 +273,8 @@ typedef struct rsa_arg {
 static void run_rsa_tabai(void *v, size_t it) {
     rsa_arg *a = v;
     for (size_t i = 0; i < it; i++)
-        if (tabai_rsa_private_batch_with(a->k, a->msgs, a->m, a->cc, a->keys) != TABAI_OK)
+        if (tabai_rsa_private_batch_with(a->k, a->msgs, a->m, a->cc, a->keys,
+                                         a->threads ? a->threads : 1) != TABAI_OK)
             bench_fail("tabai_rsa_private_batch failed");
 }
 static void run_rsa_openssl(void *v, size_t it) {
@@ -326,15 +329,22 @@ static void rsa_private_op(bench_ctx *c) {
         if (!bench_begin(c, &cs)) continue;
         const size_t h = rk->h, n = 2 * h, bytes = 8 * n;
         tabai_rsa_key key;
-        if (tabai_rsa_key_init(&key, rk->p, rk->q, rk->dp, rk->dq, rk->qinv, h) != TABAI_OK)
+        uint64_t kp[5][TABAI_MAX_LIMBS] = {{0}}; /* p, q, dP, dQ, qInv as n-limb numbers */
+        const uint64_t *halves[5] = {rk->p, rk->q, rk->dp, rk->dq, rk->qinv};
+        for (int j = 0; j < 5; j++) memcpy(kp[j], halves[j], h * sizeof(uint64_t));
+        if (tabai_rsa_key_init(&key, rk->n, rk->e[0], rk->d, kp[0], kp[1], kp[2], kp[3], kp[4],
+                               n) != TABAI_OK)
             bench_fail("tabai_rsa_key_init(RSA-%u)", rk->bits);
-        const tabai_rsa_key *keys[RSA_MSGS];
-        uint64_t *cmsg[RSA_MSGS], *out[2][RSA_MSGS], *want[RSA_MSGS];
+        tabai_rsa_key *keys[RSA_MSGS_MAX];
+        uint64_t *cmsg[RSA_MSGS_MAX], *out[2][RSA_MSGS_MAX], *want[RSA_MSGS_MAX];
+        const size_t tmsgs = c->threads > 1 && 8 * c->threads <= RSA_MSGS_MAX ? 8 * c->threads
+                             : c->threads > 1                                 ? RSA_MSGS_MAX
+                                                                              : RSA_MSGS;
         mpz_t C, D, N, W;
         mpz_inits(C, D, N, W, NULL);
         mpz_from(D, rk->d, n);
         mpz_from(N, rk->n, n);
-        for (size_t i = 0; i < RSA_MSGS; i++) {
+        for (size_t i = 0; i < tmsgs; i++) {
             keys[i] = &key;
             cmsg[i] = bench_alloc(n * 8);
             want[i] = bench_alloc(n * 8);
@@ -345,23 +355,27 @@ static void rsa_private_op(bench_ctx *c) {
             mpz_powm(W, C, D, N);
             mpz_to(want[i], n, W);
         }
-        rsa_arg args[4];
-        bench_impl impls[4];
+        rsa_arg args[6];
+        bench_impl impls[6];
         memset(args, 0, sizeof args);
         size_t cnt = 0;
         /* scalar: 8 messages one at a time; mb8: the same 8 in one group of 8 lanes;
          * single: one message through the public function (at tier ifma its two CRT halves
-         * share one call of the 4-lane ymm kernel) */
-        for (int s = 0; s < 3; s++) {
+         * share one call of the 4-lane ymm kernel); with --threads N > 1 also 8 N messages
+         * on 1 thread (mb8_t1) and on N threads (mb8_tN), for the scaling */
+        static char tlabel[16];
+        snprintf(tlabel, sizeof tlabel, "mb8_t%u", c->threads);
+        for (int s = 0; s < 5; s++) {
             if (s >= 1 && !mb8) continue;
-            static const char *const label[3] = {"scalar", "mb8", "single"};
-            const size_t msgs = s == 2 ? 1 : RSA_MSGS;
-            args[cnt] = (rsa_arg){s == 1 ? mb8 : s == 2 ? tabai_mb_kernel_active() : NULL, msgs,
-                                  keys, out[s == 1], (const uint64_t *const *)cmsg, NULL, NULL,
-                                  NULL, 0};
+            if (s >= 3 && c->threads < 2) continue;
+            const char *const label[5] = {"scalar", "mb8", "single", "mb8_t1", tlabel};
+            const size_t msgs = s == 2 ? 1 : s >= 3 ? tmsgs : RSA_MSGS;
+            args[cnt] = (rsa_arg){s == 1 || s >= 3 ? mb8 : s == 2 ? tabai_mb_kernel_active() : NULL,
+                                  msgs, s == 4 ? c->threads : 1, keys, out[s != 0],
+                                  (const uint64_t *const *)cmsg, NULL, NULL, NULL, 0};
             run_rsa_tabai(&args[cnt], 1);
             for (size_t i = 0; i < msgs; i++)
-                bench_check_limbs(&cs, "rsa_private_batch", out[s == 1][i], want[i], n);
+                bench_check_limbs(&cs, "rsa_private_batch", out[s != 0][i], want[i], n);
             impls[cnt] = (bench_impl){"tabai", label[s], "rsa_private_batch", run_rsa_tabai, NULL,
                                       &args[cnt], (unsigned)msgs};
             cnt++;
@@ -389,13 +403,115 @@ static void rsa_private_op(bench_ctx *c) {
         free(o->msg);
         free(o->sig);
         free(got);
-        for (size_t i = 0; i < RSA_MSGS; i++) {
+        for (size_t i = 0; i < tmsgs; i++) {
             free(cmsg[i]);
             free(want[i]);
             free(out[0][i]);
             free(out[1][i]);
         }
         mpz_clears(C, D, N, W, NULL);
+    }
+}
+
+/* ---- rsa_sign / rsa_verify: the whole PKCS #1 v1.5 path from a SHA-256 digest ----
+ * tabai: EMSA-PKCS1-v1_5 encoding (RFC 8017 9.2, written here: the library has the raw
+ * operations, the padding lives in the Python package) + tabai_rsa_private (blinded, CRT,
+ * checked with e) + bytes; verify: bytes + tabai_rsa_public_vartime + the comparison with the
+ * expected encoding. OpenSSL: EVP_PKEY_sign / EVP_PKEY_verify, RSA_PKCS1_PADDING, SHA-256. */
+typedef struct sig_arg {
+    tabai_rsa_key *key;
+    EVP_PKEY_CTX *ctx;
+    unsigned char digest[32], sig[1024], em[1024];
+    size_t bytes;
+    int verify;
+} sig_arg;
+
+static void emsa_pkcs1_sha256(unsigned char *em, size_t k, const unsigned char *digest) {
+    static const unsigned char prefix[19] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+                                             0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20};
+    em[0] = 0, em[1] = 1;
+    memset(em + 2, 0xff, k - 3 - 19 - 32);
+    em[k - 52] = 0;
+    memcpy(em + k - 51, prefix, 19);
+    memcpy(em + k - 32, digest, 32);
+}
+
+static void run_sig_tabai(void *v, size_t it) {
+    sig_arg *a = v;
+    const size_t n = a->key->pub.n;
+    uint64_t x[TABAI_MAX_LIMBS], y[TABAI_MAX_LIMBS];
+    unsigned char em[1024];
+    for (size_t i = 0; i < it; i++) {
+        if (!a->verify) {
+            emsa_pkcs1_sha256(em, a->bytes, a->digest);
+            if (tabai_from_bytes(x, n, em, a->bytes) != TABAI_OK ||
+                tabai_rsa_private(a->key, y, x) != TABAI_OK ||
+                tabai_to_bytes(a->sig, a->bytes, y, n) != TABAI_OK)
+                bench_fail("tabai rsa_sign");
+        } else {
+            emsa_pkcs1_sha256(em, a->bytes, a->digest);
+            if (tabai_from_bytes(x, n, a->sig, a->bytes) != TABAI_OK ||
+                tabai_rsa_public_vartime(&a->key->pub, y, x) != TABAI_OK ||
+                tabai_to_bytes(a->em, a->bytes, y, n) != TABAI_OK || memcmp(a->em, em, a->bytes))
+                bench_fail("tabai rsa_verify");
+        }
+    }
+}
+
+static void run_sig_openssl(void *v, size_t it) {
+    sig_arg *a = v;
+    for (size_t i = 0; i < it; i++) {
+        size_t len = a->bytes;
+        if (!a->verify ? EVP_PKEY_sign(a->ctx, a->sig, &len, a->digest, 32) != 1
+                       : EVP_PKEY_verify(a->ctx, a->sig, a->bytes, a->digest, 32) != 1)
+            bench_fail("EVP_PKEY_%s", a->verify ? "verify" : "sign");
+    }
+}
+
+static void rsa_sig_op(bench_ctx *c, int verify) {
+    for (size_t ki = 0; ki < BENCH_RSA_KEYS_COUNT; ki++) {
+        const bench_rsa_key *rk = &bench_rsa_keys[ki];
+        char nname[32];
+        snprintf(nname, sizeof nname, "rsa%u_n", rk->bits);
+        if (!mod_selected(c, nname)) continue;
+        bench_case cs = {verify ? "rsa_verify" : "rsa_sign", rk->bits, nname, 2 * rk->h};
+        if (!bench_begin(c, &cs)) continue;
+        const size_t h = rk->h, n = 2 * h;
+        static tabai_rsa_key key;
+        uint64_t kp[5][TABAI_MAX_LIMBS] = {{0}};
+        const uint64_t *halves[5] = {rk->p, rk->q, rk->dp, rk->dq, rk->qinv};
+        for (int j = 0; j < 5; j++) memcpy(kp[j], halves[j], h * sizeof(uint64_t));
+        if (tabai_rsa_key_init(&key, rk->n, rk->e[0], rk->d, kp[0], kp[1], kp[2], kp[3], kp[4],
+                               n) != TABAI_OK)
+            bench_fail("tabai_rsa_key_init(RSA-%u)", rk->bits);
+        static sig_arg ta, oa;
+        memset(&ta, 0, sizeof ta), memset(&oa, 0, sizeof oa);
+        ta.key = &key, ta.bytes = oa.bytes = 8 * n, ta.verify = oa.verify = verify;
+        for (int i = 0; i < 32; i++) ta.digest[i] = oa.digest[i] = (unsigned char)(7 * i + rk->bits);
+        EVP_PKEY *pkey = openssl_key(rk);
+        oa.ctx = EVP_PKEY_CTX_new(pkey, NULL);
+        if (!oa.ctx || (verify ? EVP_PKEY_verify_init(oa.ctx) : EVP_PKEY_sign_init(oa.ctx)) != 1 ||
+            EVP_PKEY_CTX_set_rsa_padding(oa.ctx, RSA_PKCS1_PADDING) != 1 ||
+            EVP_PKEY_CTX_set_signature_md(oa.ctx, EVP_sha256()) != 1)
+            bench_fail("EVP_PKEY_CTX (RSA-%u)", rk->bits);
+        /* the signature both make (PKCS #1 v1.5 is deterministic): the same bytes */
+        sig_arg s0 = ta;
+        s0.verify = 0;
+        run_sig_tabai(&s0, 1);
+        if (!verify) {
+            run_sig_openssl(&oa, 1);
+            if (memcmp(s0.sig, oa.sig, oa.bytes)) bench_fail("rsa_sign: tabai and OpenSSL differ");
+        } else {
+            memcpy(ta.sig, s0.sig, ta.bytes), memcpy(oa.sig, s0.sig, oa.bytes);
+            run_sig_openssl(&oa, 1);
+        }
+        bench_impl impls[2] = {
+            {"tabai", "single", verify ? "rsa_public_vartime" : "rsa_private", run_sig_tabai, NULL, &ta, 1},
+            {"openssl", NULL, verify ? "EVP_PKEY_verify" : "EVP_PKEY_sign", run_sig_openssl, NULL, &oa, 1}};
+        bench_measure(c, &cs, impls, 2);
+        EVP_PKEY_CTX_free(oa.ctx);
+        EVP_PKEY_free(pkey);
+        tabai_rsa_key_clear(&key);
     }
 }
 
@@ -445,9 +561,12 @@ void bench_suite_mb(bench_ctx *c) {
     for (const tabai_mb_kernel *k = tabai_mb_kernels; k->name; k++) bench_kernel(c, k->name);
     bench_kernel(c, "mb8");
     bench_kernel(c, "single");
+    bench_kernel(c, "mb8_t1"); /* and mb8_tN with --threads N */
     if (bench_op(c, "mont_mul_mb")) mont_mul_mb_op(c, 0);
     if (bench_op(c, "mont_sqr_mb")) mont_mul_mb_op(c, 1);
     if (bench_op(c, "mb_to_digits")) transpose_op(c, 1);
     if (bench_op(c, "mb_from_digits")) transpose_op(c, 0);
     if (bench_op(c, "rsa_private")) rsa_private_op(c);
+    if (bench_op(c, "rsa_sign")) rsa_sig_op(c, 0);
+    if (bench_op(c, "rsa_verify")) rsa_sig_op(c, 1);
 }

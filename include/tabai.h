@@ -49,6 +49,13 @@ typedef enum tabai_status {
     TABAI_ERR_SCRATCH = -9,  /**< a scratch buffer is shorter than its size query asks */
     TABAI_ERR_FAULT = -10,   /**< a result failed its own check (fault detected); nothing written */
     /* -20 .. -29: RSA, Diffie-Hellman and DSA key and parameter checks */
+    TABAI_ERR_RSA_SIZE = -20, /**< RSA modulus outside 1024..8192 bits */
+    TABAI_ERR_RSA_E = -21,    /**< RSA public exponent even or < 3 */
+    TABAI_ERR_RSA_PQ = -22,   /**< p or q even or < 3, p == q, or p*q != n */
+    TABAI_ERR_RSA_DP = -23,   /**< dP >= p-1 or e*dP != 1 mod (p-1) */
+    TABAI_ERR_RSA_DQ = -24,   /**< dQ >= q-1 or e*dQ != 1 mod (q-1) */
+    TABAI_ERR_RSA_QINV = -25, /**< qInv >= p or q*qInv != 1 mod p */
+    TABAI_ERR_RSA_D = -26,    /**< d >= n, or d != dP mod (p-1), or d != dQ mod (q-1) */
     /* -30 .. -39: elliptic curves (tabai_ec.h) */
     TABAI_ERR_CURVE = -30,     /**< unknown curve */
     TABAI_ERR_POINT = -31,     /**< a point is badly encoded, not on the curve, or at infinity
@@ -302,6 +309,18 @@ TABAI_API tabai_status tabai_mont_inv_prime(const tabai_mont *ctx, uint64_t *r, 
 TABAI_API tabai_status tabai_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
                                          size_t n);
 
+/** *r = the Jacobi symbol (a/m) in {-1, 0, 1} for an odd m >= 3, by the binary algorithm
+ *  (quadratic reciprocity and the second supplement; a shift of all trailing zero bits and a
+ *  subtraction per step). For a prime m it is the Legendre symbol: 1 exactly when a is a
+ *  non-zero square mod m, so for a safe prime p = 2q + 1 and 0 < y < p, (y/p) == 1 if and only
+ *  if y^q == 1 mod p (the subgroup check of Diffie-Hellman) at a fraction of the cost.
+ *  Shapes:   a, m: n limbs. Requires a < m.
+ *  Time:     variable in a and m (public values only).
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m even or < 3),
+ *            TABAI_ERR_RANGE (a >= m); *r not written on error.
+ *  Source:   Cohen, A Course in Computational Algebraic Number Theory, Algorithm 1.4.10. */
+TABAI_API tabai_status tabai_jacobi_vartime(int *r, const uint64_t *a, const uint64_t *m, size_t n);
+
 /* ------------------------------------------------------------------------------------
  * Explicit kernel choice: the seeds' delayed-carry kernels (issue 5, seeds 000, 002, 003)
  * beside the dispatched default, so that each can be measured and used on its own.
@@ -396,43 +415,120 @@ TABAI_API tabai_status tabai_modmul_batch(size_t count, uint64_t *const r[],
  *  Requires: m[i] odd >= 3; b[i] < m[i].
  *  Aliasing: r[i] may equal b[i]; distinct i must not overlap.
  *  Time:     constant in b and e for a given ebits; the moduli are public.
+ *  Threads:  the groups of 8 are split across `threads` POSIX threads (0: one per online
+ *            core; 1: the calling thread only); the results do not depend on it.
  *  Errors:   as tabai_modmul_batch, and TABAI_ERR_SIZE for ebits > 64*TABAI_MAX_LIMBS*2. */
 TABAI_API tabai_status tabai_powmod_batch(size_t count, uint64_t *const r[],
                                           const uint64_t *const b[], const uint64_t *const e[],
-                                          size_t ebits, const uint64_t *const m[], size_t n);
+                                          size_t ebits, const uint64_t *const m[], size_t n,
+                                          unsigned threads);
 
-/** An RSA private key in CRT form, ready for tabai_rsa_private_batch. */
+/* ------------------------------------------------------------------------------------
+ * RSA (RFC 8017): the raw operations RSAEP/RSAVP1 (public) and RSADP/RSASP1 (private, by
+ * CRT). Padding schemes (PKCS #1 v1.5, PSS, OAEP) are left to the caller (the Python
+ * package has them). Numbers are limbs, least significant first, like the rest of the
+ * library, nl limbs each (the primes and CRT values zero above their own length).
+ * ------------------------------------------------------------------------------------ */
+/** An RSA public key: the modulus and a public exponent below 2^64. */
+typedef struct tabai_rsa_public_key {
+    size_t n;       /**< limbs of the modulus N (top limb non-zero) */
+    uint64_t e;     /**< the public exponent: odd, >= 3 */
+    tabai_mont mn;  /**< the Montgomery context of N */
+} tabai_rsa_public_key;
+
+/** An RSA private key in CRT form with its public half and a blinding pair. Holds secrets:
+ *  clear it with tabai_rsa_key_clear. May be copied with memcpy, but two copies then share
+ *  the blinding sequence; tabai_rsa_key_init both to have independent ones. */
 typedef struct tabai_rsa_key {
-    size_t h;                          /**< limbs of p and of q */
-    size_t n;                          /**< limbs of N = p*q (2h) */
-    tabai_mont mp, mq;                 /**< Montgomery contexts of p and q */
-    uint64_t q[TABAI_MAX_LIMBS / 2];   /**< q */
-    uint64_t dp[TABAI_MAX_LIMBS / 2];  /**< d mod (p-1), zero above h limbs */
-    uint64_t dq[TABAI_MAX_LIMBS / 2];  /**< d mod (q-1), zero above h limbs */
-    uint64_t qinv_m[TABAI_MAX_LIMBS / 2]; /**< q^-1 mod p, Montgomery form of mp */
-    uint64_t N[TABAI_MAX_LIMBS];       /**< the public modulus */
+    tabai_rsa_public_key pub;                  /**< n, e and N's context */
+    tabai_mont mp, mq;                         /**< Montgomery contexts of p and q */
+    uint64_t dp[TABAI_MAX_LIMBS];              /**< d mod (p-1), zero above p's limbs */
+    uint64_t dq[TABAI_MAX_LIMBS];              /**< d mod (q-1), zero above q's limbs */
+    uint64_t qinv_m[TABAI_MAX_LIMBS];          /**< q^-1 mod p, Montgomery form of mp */
+    uint64_t blind[TABAI_MAX_LIMBS];           /**< A = r^e mod N, Montgomery form of mn */
+    uint64_t unblind[TABAI_MAX_LIMBS];         /**< r^-1 mod N, Montgomery form of mn */
+    uint64_t uses;                             /**< operations since r was drawn */
+    int lock;                                  /**< guards blind, unblind and uses */
 } tabai_rsa_key;
-/** Fill key from the CRT parameters of an RSA private key (PKCS #1), h limbs each, least
- *  significant first: primes p and q with their top bit set (bit 64h-1, as standard key
- *  generators make them), dp = d mod (p-1), dq = d mod (q-1), qinv = q^-1 mod p.
- *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE (h == 0 or 2h > TABAI_MAX_LIMBS);
- *  TABAI_ERR_MODULUS (p or q even, or top bit clear); TABAI_ERR_RANGE (dp >= p, dq >= q,
- *  qinv >= p, or qinv*q != 1 mod p). Variable time in p and q: done once per key, like
- *  OpenSSL's Montgomery setup; the private operations are constant time. */
-TABAI_API tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *p, const uint64_t *q,
-                                          const uint64_t *dp, const uint64_t *dq,
-                                          const uint64_t *qinv, size_t h);
-/** m[i] = c[i]^d mod N_i for i < count, by CRT (Garner): m1 = c^dp mod p, m2 = c^dq mod q,
- *  h = qinv (m1 - m2) mod p, m = m2 + h q. The 2*count half-size exponentiations run in
- *  groups of 8 at tier ifma (keys may differ, also in size). The raw RSA private operation
- *  (RSADP / RSASP1 of RFC 8017): no padding, no blinding, no check of the result.
- *  Shapes:   m[i], c[i]: key[i]->n limbs. Requires c[i] < N_i.
+
+/** Fill pub from an RSA public key: n[nl] (limbs) and the exponent e.
+ *  Errors:   TABAI_ERR_NULL; TABAI_ERR_SIZE (nl == 0 or nl > TABAI_MAX_LIMBS);
+ *            TABAI_ERR_RSA_SIZE (n outside 1024..8192 bits); TABAI_ERR_MODULUS (n even);
+ *            TABAI_ERR_RSA_E (e even or < 3). pub is not written on error.
+ *  Time:     variable (public values). */
+TABAI_API tabai_status tabai_rsa_public_key_init(tabai_rsa_public_key *pub, const uint64_t *n,
+                                                 uint64_t e, size_t nl);
+
+/** Fill key from the parameters of an RSA private key (RFC 8017 section 3.2, second form):
+ *  public exponent e and, as nl-limb numbers (least significant limb first, zero above
+ *  their own length): modulus n (top limb non-zero), private exponent d, primes p and q (of
+ *  any sizes, also unbalanced), dP = d mod (p-1), dQ = d mod (q-1), qInv = q^-1 mod p; and
+ *  draws the first blinding value r from getrandom.
+ *  Checks, each with its own status, in this order: TABAI_ERR_NULL; TABAI_ERR_SIZE (nl == 0
+ *  or > TABAI_MAX_LIMBS); TABAI_ERR_RSA_SIZE (n below 1024 bits or n[nl-1] == 0);
+ *  TABAI_ERR_RSA_E (e even or < 3); TABAI_ERR_RSA_PQ (p or q even or < 3, p == q,
+ *  p*q != n); TABAI_ERR_RSA_DP (dP >= p-1, e*dP != 1 mod p-1); TABAI_ERR_RSA_DQ (the same
+ *  for q); TABAI_ERR_RSA_QINV (qInv >= p, q*qInv != 1 mod p); TABAI_ERR_RSA_D (d >= n,
+ *  d != dP mod p-1, d != dQ mod q-1); TABAI_ERR_RANDOM; TABAI_ERR_ALLOC. key is not
+ *  written on error. d is only checked, not kept.
+ *  Time:     variable in p, q and d (long divisions for the checks, the Montgomery setups),
+ *            once per key as OpenSSL's key setup; the operations are constant time.
+ *  Source:   RFC 8017 sections 3.2 and 5.1.2; the checks of OpenSSL's RSA_check_key. */
+TABAI_API tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *n, uint64_t e,
+                                          const uint64_t *d, const uint64_t *p,
+                                          const uint64_t *q, const uint64_t *dp,
+                                          const uint64_t *dq, const uint64_t *qinv, size_t nl);
+
+/** Wipes the whole key (tabai_wipe): every byte of *key is zero afterwards. key may be NULL. */
+TABAI_API void tabai_rsa_key_clear(tabai_rsa_key *key);
+
+/** m = c^d mod N, the RSA private operation (RSADP / RSASP1 of RFC 8017) with the defences
+ *  of OpenSSL and BoringSSL:
+ *   - base blinding: c' = c*A, m' = c'^d, m = m'*A^-1 mod N with A = r^e for a random r
+ *     (getrandom); the pair (A, r^-1) is updated by squaring both after every operation
+ *     (OpenSSL's BN_BLINDING) and r is drawn afresh every 32 operations (its inverse by a
+ *     blinded variable-time inversion: r*t inverted, times t);
+ *   - CRT (Garner): m1 = c'^dP mod p, m2 = c'^dQ mod q, h = qInv (m1 - m2) mod p, m' = m2 + h q;
+ *   - the result checked with the public exponent: m^e == c mod N, else TABAI_ERR_FAULT and
+ *     nothing written (a faulty half-exponentiation would otherwise reveal p; Boneh,
+ *     DeMillo, Lipton, EUROCRYPT '97);
+ *   - every secret intermediate wiped (tabai_wipe) before it is freed or goes out of scope.
+ *  Shapes:   m, c: key->pub.n limbs.  Requires: c < N.
+ *  Aliasing: m may equal c.
+ *  Threads:  safe to call concurrently on one key (the blinding pair is taken under a lock
+ *            in the key); the key is written (blinding pair), so it is not const.
+ *  Time:     constant in c, m and the key's secrets (the sizes and e show).
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (c >= N), TABAI_ERR_FAULT, TABAI_ERR_RANDOM,
+ *            TABAI_ERR_ALLOC; m is not written on error.
+ *  Source:   RFC 8017 5.1.2 and 5.2.1; Kocher, CRYPTO '96 (blinding); Garner 1959. */
+TABAI_API tabai_status tabai_rsa_private(tabai_rsa_key *key, uint64_t *m, const uint64_t *c);
+
+/** m[i] = c[i]^d mod N_i for i < count: tabai_rsa_private for many messages (keys may
+ *  differ, also in size, and may repeat). The 2*count half-size exponentiations run in
+ *  groups of 8 at tier ifma, split across `threads` POSIX threads (0: one per online core;
+ *  1: the calling thread only); the results do not depend on it.
+ *  Shapes:   m[i], c[i]: key[i]->pub.n limbs.  Requires: c[i] < N_i.
  *  Aliasing: m[i] may equal c[i]; distinct i must not overlap.
- *  Time:     constant in c and the key (the key sizes show).
- *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (c[i] >= N_i), TABAI_ERR_ALLOC. */
+ *  Errors:   as tabai_rsa_private; TABAI_ERR_FAULT if any item fails its check. Nothing is
+ *            written on error (no m[i] at all). */
 TABAI_API tabai_status tabai_rsa_private_batch(size_t count, uint64_t *const m[],
                                                const uint64_t *const c[],
-                                               const tabai_rsa_key *const key[]);
+                                               tabai_rsa_key *const key[], unsigned threads);
+
+/** s = m^e mod N, the RSA public operation (RSAEP / RSAVP1 of RFC 8017), sliding window:
+ *  variable time in e (public), constant time in m.
+ *  Shapes:   s, m: pub->n limbs. Requires m < N. Aliasing: s may equal m.
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (m >= N), TABAI_ERR_ALLOC; s not written. */
+TABAI_API tabai_status tabai_rsa_public_vartime(const tabai_rsa_public_key *pub, uint64_t *s,
+                                                const uint64_t *m);
+
+/** s[i] = m[i]^e_i mod N_i for i < count (tabai_rsa_public_vartime for many; keys may
+ *  differ), split across `threads` threads (0: every online core).
+ *  Errors:   as tabai_rsa_public_vartime; nothing written on error. */
+TABAI_API tabai_status tabai_rsa_public_batch_vartime(size_t count, uint64_t *const s[],
+                                                      const uint64_t *const m[],
+                                                      const tabai_rsa_public_key *const pub[],
+                                                      unsigned threads);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,17 @@ constexpr size_t MAX_BITS = 64 * TABAI_MAX_LIMBS;
     case TABAI_ERR_MODULUS:
     case TABAI_ERR_SIZE:
     case TABAI_ERR_RANGE:
+    case TABAI_ERR_RSA_SIZE:
+    case TABAI_ERR_RSA_E:
+    case TABAI_ERR_RSA_PQ:
+    case TABAI_ERR_RSA_DP:
+    case TABAI_ERR_RSA_DQ:
+    case TABAI_ERR_RSA_QINV:
+    case TABAI_ERR_RSA_D:
         throw nb::value_error(msg.c_str());
+    case TABAI_ERR_RANDOM:
+        PyErr_SetString(PyExc_OSError, msg.c_str());
+        throw nb::python_error();
     case TABAI_ERR_ALLOC:
         throw std::bad_alloc();
     default:
@@ -427,7 +437,11 @@ struct Montgomery : MontField {
     nb::object inv_prime(nb::handle a) const {
         uint64_t x[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
         load(x, a, "inv_prime", "a");
-        tabai_status s = tabai_mont_inv_prime(&ctx, r, x);
+        tabai_status s;
+        {
+            nb::gil_scoped_release release; // a full exponentiation: tens of microseconds and up
+            s = tabai_mont_inv_prime(&ctx, r, x);
+        }
         if (s == TABAI_ERR_NOINV) throw nb::value_error("inv_prime(): a is 0 modulo p");
         check(s, "inv_prime");
         return out(r);
@@ -657,8 +671,22 @@ static size_t batch_moduli(const std::vector<nb::object> &ms, std::vector<uint64
     return n;
 }
 
-static std::vector<nb::object> powmod_batch(nb::handle bs_in, nb::handle es_in, nb::handle ms_in) {
+// threads=None: every core (0 for the C library); an int >= 1 otherwise.
+static unsigned threads_arg(nb::handle t, const char *fn) {
+    if (t.is_none()) return 0;
+    nb::object v = as_int(t, fn, "threads");
+    long long x = nb::cast<long long>(v);
+    if (x < 1 || x > 256) {
+        std::string msg = std::string(fn) + "(): threads must be None or 1..256";
+        throw nb::value_error(msg.c_str());
+    }
+    return (unsigned)x;
+}
+
+static std::vector<nb::object> powmod_batch(nb::handle bs_in, nb::handle es_in, nb::handle ms_in,
+                                            nb::handle threads_in) {
     const char *fn = "powmod_batch";
+    const unsigned threads = threads_arg(threads_in, fn);
     std::vector<nb::object> bs = seq_ints(bs_in, fn, "bases"), es = seq_ints(es_in, fn, "exps"),
                             ms = seq_ints(ms_in, fn, "mods");
     if (bs.size() != es.size() || bs.size() != ms.size())
@@ -690,7 +718,7 @@ static std::vector<nb::object> powmod_batch(nb::handle bs_in, nb::handle es_in, 
     tabai_status s;
     {
         nb::gil_scoped_release release;
-        s = tabai_powmod_batch(count, rp.data(), bp.data(), ep.data(), ebits, mp.data(), n);
+        s = tabai_powmod_batch(count, rp.data(), bp.data(), ep.data(), ebits, mp.data(), n, threads);
     }
     check(s, fn);
     std::vector<nb::object> out;
@@ -705,7 +733,9 @@ static std::vector<nb::object> powmod_batch(nb::handle bs_in, nb::handle es_in, 
 using LimbRows = nb::ndarray<const uint64_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 
 static nb::ndarray<nb::numpy, uint64_t, nb::ndim<2>> powmod_batch_limbs(LimbRows b, LimbRows e,
-                                                                         LimbRows m) {
+                                                                         LimbRows m,
+                                                                         nb::handle threads_in) {
+    const unsigned threads = threads_arg(threads_in, "powmod_batch_limbs");
     const size_t count = m.shape(0), n = m.shape(1), en = e.shape(1);
     if (b.shape(0) != count || e.shape(0) != count || b.shape(1) != n)
         throw nb::value_error("powmod_batch_limbs(): b and m must have the same shape (count, n) "
@@ -727,7 +757,7 @@ static nb::ndarray<nb::numpy, uint64_t, nb::ndim<2>> powmod_batch_limbs(LimbRows
     {
         nb::gil_scoped_release release;
         s = tabai_powmod_batch(count, rp.data(), bp.data(), en ? ep.data() : nullptr, 64 * en,
-                               mp.data(), n);
+                               mp.data(), n, threads);
     }
     check(s, "powmod_batch_limbs");
     size_t shape[2] = {count, n};
@@ -747,73 +777,160 @@ Raises:
     ValueError: shapes that do not match, n outside 1..128, an even or < 3 modulus, b[i] >= m[i].
 C-contiguous uint64 arrays are read in place (no copy); constant time in b and e.)";
 
-struct RSAKey {
-    std::unique_ptr<tabai_rsa_key> key{new tabai_rsa_key};
+// ---------------------------------------------------------------------------------------
+// RSA: the raw operations of the C library (padding lives in python/tabai/rsa.py).
+// ---------------------------------------------------------------------------------------
+struct RSAPublicKey {
+    std::unique_ptr<tabai_rsa_public_key> key{new tabai_rsa_public_key};
     nb::object n_int;
 };
 
-static void rsa_init(RSAKey *self, nb::handle p_in, nb::handle q_in, nb::handle dp_in,
-                     nb::handle dq_in, nb::handle qinv_in) {
+struct RSAKey {
+    // the key lives on the heap, is wiped by tabai_rsa_key_clear when the object dies
+    std::unique_ptr<tabai_rsa_key, void (*)(tabai_rsa_key *)> key{nullptr, nullptr};
+    nb::object n_int;
+};
+
+static void rsa_key_free(tabai_rsa_key *k) {
+    tabai_rsa_key_clear(k);
+    delete k;
+}
+
+// v as exactly n limbs; ValueError naming the parameter if negative or too long.
+static void rsa_param(uint64_t *r, nb::handle v_in, size_t n, const char *fn, const char *what) {
+    nb::object v = as_int(v_in, fn, what);
+    if (is_negative(v) || nb::cast<size_t>(v.attr("bit_length")()) > 64 * n) {
+        std::string msg = std::string(fn) + "(): " + what + " out of range";
+        throw nb::value_error(msg.c_str());
+    }
+    int_to_limbs_n(r, v, n);
+}
+
+static size_t rsa_limbs(nb::handle n_in, const char *fn) {
+    nb::object n = as_int(n_in, fn, "n");
+    if (is_negative(n)) throw nb::value_error((std::string(fn) + "(): n must be > 0").c_str());
+    size_t bits = nb::cast<size_t>(n.attr("bit_length")());
+    if (bits < 1024 || bits > MAX_BITS) {
+        std::string msg = std::string(fn) + "(): " + tabai_status_str(TABAI_ERR_RSA_SIZE);
+        throw nb::value_error(msg.c_str());
+    }
+    return (bits + 63) / 64;
+}
+
+static uint64_t rsa_e(nb::handle e_in, const char *fn) {
+    nb::object e = as_int(e_in, fn, "e");
+    if (is_negative(e) || nb::cast<size_t>(e.attr("bit_length")()) > 64) {
+        std::string msg = std::string(fn) + "(): e must be below 2**64";
+        throw nb::value_error(msg.c_str());
+    }
+    return nb::cast<uint64_t>(e);
+}
+
+static void rsa_pub_init(RSAPublicKey *self, nb::handle n_in, nb::handle e_in) {
+    const char *fn = "RSAPublicKey";
+    const size_t nl = rsa_limbs(n_in, fn);
+    const uint64_t e = rsa_e(e_in, fn);
+    uint64_t N[TABAI_MAX_LIMBS];
+    rsa_param(N, n_in, nl, fn, "n");
+    std::unique_ptr<tabai_rsa_public_key> key(new tabai_rsa_public_key);
+    check(tabai_rsa_public_key_init(key.get(), N, e, nl), fn);
+    new (self) RSAPublicKey{std::move(key), limbs_to_int(N, nl)};
+}
+
+static void rsa_init(RSAKey *self, nb::handle n_in, nb::handle e_in, nb::handle d_in,
+                     nb::handle p_in, nb::handle q_in, nb::handle dp_in, nb::handle dq_in,
+                     nb::handle qinv_in) {
     const char *fn = "RSAKey";
-    nb::object p = as_int(p_in, fn, "p"), q = as_int(q_in, fn, "q"), dp = as_int(dp_in, fn, "dp"),
-               dq = as_int(dq_in, fn, "dq"), qinv = as_int(qinv_in, fn, "qinv");
-    for (nb::handle v : {p.ptr(), q.ptr(), dp.ptr(), dq.ptr(), qinv.ptr()})
-        if (is_negative(v)) throw nb::value_error("RSAKey(): parameters must be >= 0");
-    size_t pb = nb::cast<size_t>(p.attr("bit_length")());
-    size_t qb = nb::cast<size_t>(q.attr("bit_length")());
-    if (pb != qb || pb % 64 != 0 || pb == 0 || 2 * pb > MAX_BITS)
-        throw nb::value_error("RSAKey(): p and q must have the same bit length, a multiple of 64 "
-                              "(as in 2048-, 3072- and 4096-bit keys), at most 4096 bits each");
-    const size_t h = pb / 64;
-    uint64_t P[TABAI_MAX_LIMBS], Q[TABAI_MAX_LIMBS], DP[TABAI_MAX_LIMBS], DQ[TABAI_MAX_LIMBS],
-        QI[TABAI_MAX_LIMBS];
-    auto fit = [&](uint64_t *r, nb::handle v, const char *what) {
-        if (nb::cast<size_t>(v.attr("bit_length")()) > 64 * h) {
-            std::string msg = std::string("RSAKey(): ") + what + " out of range";
-            throw nb::value_error(msg.c_str());
-        }
-        int_to_limbs_n(r, v, h);
-    };
-    fit(P, p, "p");
-    fit(Q, q, "q");
-    fit(DP, dp, "dp");
-    fit(DQ, dq, "dq");
-    fit(QI, qinv, "qinv");
-    std::unique_ptr<tabai_rsa_key> key(new tabai_rsa_key);
-    tabai_status s = tabai_rsa_key_init(key.get(), P, Q, DP, DQ, QI, h);
-    if (s == TABAI_ERR_MODULUS)
-        throw nb::value_error("RSAKey(): p and q must be odd with their top bit set");
-    if (s == TABAI_ERR_RANGE)
-        throw nb::value_error("RSAKey(): dp, dq or qinv out of range, or qinv*q != 1 mod p");
+    const size_t nl = rsa_limbs(n_in, fn), h = nl; // every parameter as an nl-limb number
+    const uint64_t e = rsa_e(e_in, fn);
+    std::vector<uint64_t> buf(2 * nl + 5 * h);
+    uint64_t *N = buf.data(), *D = N + nl, *P = D + nl, *Q = P + h, *DP = Q + h, *DQ = DP + h,
+             *QI = DQ + h;
+    try {
+        rsa_param(N, n_in, nl, fn, "n");
+        rsa_param(D, d_in, nl, fn, "d");
+        rsa_param(P, p_in, h, fn, "p");
+        rsa_param(Q, q_in, h, fn, "q");
+        rsa_param(DP, dp_in, h, fn, "dp");
+        rsa_param(DQ, dq_in, h, fn, "dq");
+        rsa_param(QI, qinv_in, h, fn, "qinv");
+    } catch (...) {
+        tabai_wipe(buf.data(), buf.size() * 8);
+        throw;
+    }
+    std::unique_ptr<tabai_rsa_key, void (*)(tabai_rsa_key *)> key(new tabai_rsa_key, rsa_key_free);
+    tabai_status s = tabai_rsa_key_init(key.get(), N, e, D, P, Q, DP, DQ, QI, nl);
+    nb::object n_int = limbs_to_int(N, nl);
+    tabai_wipe(buf.data(), buf.size() * 8);
     check(s, fn);
-    nb::object n_int = limbs_to_int(key->N, key->n);
     new (self) RSAKey{std::move(key), n_int};
 }
 
-static std::vector<nb::object> rsa_private_batch(const RSAKey &k, nb::handle cs_in) {
-    const char *fn = "RSAKey.private_batch";
+// the messages as nl-limb rows, each checked to be in [0, n)
+static void rsa_rows(std::vector<uint64_t> &cl, nb::handle cs_in, const nb::object &n_int, size_t nl,
+                     const char *fn) {
     std::vector<nb::object> cs = seq_ints(cs_in, fn, "messages");
-    const size_t count = cs.size(), n = k.key->n;
-    std::vector<uint64_t> cl(count * n), ml(count * n);
+    cl.assign(cs.size() * nl, 0);
+    for (size_t i = 0; i < cs.size(); i++) {
+        if (is_negative(cs[i]) || greater_equal(cs[i], n_int)) {
+            std::string msg = std::string(fn) + "(): every message must be in [0, n)";
+            throw nb::value_error(msg.c_str());
+        }
+        int_to_limbs_n(&cl[i * nl], cs[i], nl);
+    }
+}
+
+static std::vector<nb::object> rsa_private_batch(RSAKey &k, nb::handle cs_in, nb::handle threads_in) {
+    const char *fn = "RSAKey.private_batch";
+    const unsigned threads = threads_arg(threads_in, fn);
+    const size_t nl = k.key->pub.n;
+    std::vector<uint64_t> cl, ml;
+    rsa_rows(cl, cs_in, k.n_int, nl, fn);
+    const size_t count = cl.size() / nl;
+    ml.assign(count * nl, 0);
     std::vector<uint64_t *> mp(count);
     std::vector<const uint64_t *> cp(count);
-    std::vector<const tabai_rsa_key *> kp(count, k.key.get());
-    for (size_t i = 0; i < count; i++) {
-        if (is_negative(cs[i]) || greater_equal(cs[i], k.n_int))
-            throw nb::value_error("RSAKey.private_batch(): every message must be in [0, n)");
-        int_to_limbs_n(&cl[i * n], cs[i], n);
-        cp[i] = &cl[i * n];
-        mp[i] = &ml[i * n];
-    }
+    std::vector<tabai_rsa_key *> kp(count, k.key.get());
+    for (size_t i = 0; i < count; i++) cp[i] = &cl[i * nl], mp[i] = &ml[i * nl];
     tabai_status s;
     {
         nb::gil_scoped_release release;
-        s = tabai_rsa_private_batch(count, mp.data(), cp.data(), kp.data());
+        s = tabai_rsa_private_batch(count, mp.data(), cp.data(), kp.data(), threads);
+    }
+    std::vector<nb::object> out;
+    if (s == TABAI_OK) {
+        out.reserve(count);
+        for (size_t i = 0; i < count; i++) out.push_back(limbs_to_int(mp[i], nl));
+    }
+    tabai_wipe(cl.data(), cl.size() * 8);
+    tabai_wipe(ml.data(), ml.size() * 8);
+    check(s, fn);
+    return out;
+}
+
+static std::vector<nb::object> rsa_public_batch(const tabai_rsa_public_key *pk, const nb::object &n_int,
+                                                nb::handle ms_in, nb::handle threads_in,
+                                                const char *fn) {
+    const unsigned threads = threads_arg(threads_in, fn);
+    const size_t nl = pk->n;
+    std::vector<uint64_t> ml, sl;
+    rsa_rows(ml, ms_in, n_int, nl, fn);
+    const size_t count = ml.size() / nl;
+    sl.assign(count * nl, 0);
+    std::vector<uint64_t *> sp(count);
+    std::vector<const uint64_t *> mp(count);
+    std::vector<const tabai_rsa_public_key *> kp(count, pk);
+    for (size_t i = 0; i < count; i++) mp[i] = &ml[i * nl], sp[i] = &sl[i * nl];
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_rsa_public_batch_vartime(count, sp.data(), mp.data(), kp.data(), threads);
     }
     check(s, fn);
     std::vector<nb::object> out;
     out.reserve(count);
-    for (size_t i = 0; i < count; i++) out.push_back(limbs_to_int(mp[i], n));
+    for (size_t i = 0; i < count; i++) out.push_back(limbs_to_int(sp[i], nl));
+    tabai_wipe(ml.data(), ml.size() * 8);
     return out;
 }
 
@@ -833,15 +950,21 @@ Raises:
     ValueError: different lengths, an even or < 3 modulus, a negative exponent.
 Time: constant in the bases and exponents for a given longest exponent length.)";
 
-static const char *RSAKEY_DOC = R"(An RSA private key in CRT form, for many private-key operations at once.
+static const char *RSAKEY_DOC = R"(An RSA private key (RFC 8017 section 3.2) for the raw private operation.
 
-RSAKey(p, q, dp, dq, qinv): the primes (same bit length, a multiple of 64, top bit set, as
-every 2048-, 3072- and 4096-bit key has), dp = d mod (p-1), dq = d mod (q-1),
-qinv = q**-1 mod p. With the `cryptography` package:
-    nums = key.private_numbers()
-    k = tabai.RSAKey(nums.p, nums.q, nums.dmp1, nums.dmq1, nums.iqmp)
-Raises ValueError for parameters that do not make a key (checked: qinv*q == 1 mod p,
-dp < p, dq < q). The key setup is variable time in p and q; the operations are constant time.)";
+RSAKey(n, e, d, p, q, dp, dq, qinv): the modulus (1024 to 8192 bits), the public exponent
+(odd, 3 <= e < 2**64), the private exponent, the primes (each of half the limbs of n),
+dp = d mod (p-1), dq = d mod (q-1), qinv = q**-1 mod p. Every parameter is checked; a
+ValueError names the check that failed (p*q != n, e*dp != 1 mod (p-1), ...). The key setup
+is variable time in p, q and d; the operations are constant time, blinded (r**e, a fresh r
+every 32 operations, squared in between) and checked with e before the result leaves (a
+mismatch raises RuntimeError and returns nothing). The key's memory is wiped when the
+object is freed. Use tabai.rsa.PrivateKey for keys from PEM/DER and the padding schemes.)";
+
+static const char *RSAPUB_DOC = R"(An RSA public key (n, e): the raw public operation m**e mod n.
+
+RSAPublicKey(n, e): n odd, 1024 to 8192 bits; e odd, 3 <= e < 2**64 (ValueError otherwise).
+Variable time in e (public), constant time in the message.)";
 
 NB_MODULE(_core, m) {
     m.doc() = "tabai._core: bindings of the tabai C library (use the tabai package).";
@@ -855,32 +978,84 @@ NB_MODULE(_core, m) {
         [](nb::handle b, nb::handle e, nb::handle mm) { return powmod_impl(b, e, mm, true); },
         "b"_a.none(), "e"_a.none(), "m"_a.none(),
         nb::sig("def powmod_vartime(b: int, e: int, m: int) -> int"), POWMOD_VARTIME_DOC);
+    m.def(
+        "jacobi_vartime",
+        [](nb::handle a_in, nb::handle m_in) {
+            const char *fn = "jacobi_vartime";
+            nb::object a = as_int(a_in, fn, "a"), mm = as_int(m_in, fn, "m");
+            if (is_negative(mm) || !greater_equal(mm, nb::int_(3)) ||
+                nb::cast<size_t>(mm.attr("bit_length")()) > MAX_BITS)
+                throw nb::value_error("jacobi_vartime(): m must be odd, 3 <= m < 2**8192");
+            const size_t n = (nb::cast<size_t>(mm.attr("bit_length")()) + 63) / 64;
+            uint64_t A[TABAI_MAX_LIMBS], M[TABAI_MAX_LIMBS];
+            int_to_limbs_n(M, mm, n);
+            int_to_limbs_n(A, reduce(a, mm), n);
+            int r = 0;
+            tabai_status s;
+            {
+                nb::gil_scoped_release release;
+                s = tabai_jacobi_vartime(&r, A, M, n);
+            }
+            if (s == TABAI_ERR_MODULUS) throw nb::value_error("jacobi_vartime(): m must be odd");
+            check(s, fn);
+            return r;
+        },
+        "a"_a.none(), "m"_a.none(), nb::sig("def jacobi_vartime(a: int, m: int) -> int"),
+        "The Jacobi symbol (a/m) in {-1, 0, 1} for an odd m >= 3 (a reduced mod m first); for a "
+        "prime m the Legendre symbol. Variable time: public values only. Raises ValueError for "
+        "an even or < 3 m, TypeError for a non-int.");
     m.def("cpu", &cpu_info, nb::sig("def cpu() -> dict[str, object]"), CPU_DOC);
     m.def("set_tier", &set_tier, "name"_a, nb::sig("def set_tier(name: str) -> str"), SET_TIER_DOC);
     m.def("c_version", []() { return std::string(tabai_version()); },
           "Version string of the C library.");
     m.attr("MAX_BITS") = MAX_BITS;
-    m.def("powmod_batch", &powmod_batch, "bases"_a, "exps"_a, "mods"_a,
+    m.def("powmod_batch", &powmod_batch, "bases"_a, "exps"_a, "mods"_a, "threads"_a.none() = nb::none(),
           nb::sig("def powmod_batch(bases: Sequence[int], exps: Sequence[int], "
-                  "mods: Sequence[int]) -> list[int]"),
+                  "mods: Sequence[int], threads: int | None = None) -> list[int]"),
           POWMOD_BATCH_DOC);
     m.def("powmod_batch_limbs", &powmod_batch_limbs, "b"_a, "e"_a, "m"_a,
+          "threads"_a.none() = nb::none(),
           POWMOD_BATCH_LIMBS_DOC);
     nb::class_<RSAKey>(m, "RSAKey", RSAKEY_DOC)
-        .def("__init__", &rsa_init, "p"_a, "q"_a, "dp"_a, "dq"_a, "qinv"_a)
-        .def("private_batch", &rsa_private_batch, "messages"_a,
-             nb::sig("def private_batch(self, messages: Sequence[int]) -> list[int]"),
-             "[m**d mod n for m in messages] by CRT, 8 at a time at tier ifma (raw RSA, no "
-             "padding, no blinding). Raises ValueError for a message outside [0, n).")
-        .def("private", [](const RSAKey &k, nb::handle c) {
+        .def("__init__", &rsa_init, "n"_a, "e"_a, "d"_a, "p"_a, "q"_a, "dp"_a, "dq"_a, "qinv"_a)
+        .def("private_batch", &rsa_private_batch, "messages"_a, "threads"_a.none() = nb::none(),
+             nb::sig("def private_batch(self, messages: Sequence[int], threads: int | None = None) "
+                     "-> list[int]"),
+             "[m**d mod n for m in messages] by CRT, blinded and checked, 8 at a time at tier "
+             "ifma on `threads` threads (None: every core); the GIL is released. Raises "
+             "ValueError for a message outside [0, n), RuntimeError if a result fails its check.")
+        .def("private", [](RSAKey &k, nb::handle c) {
                  nb::list one;
                  one.append(c);
-                 return rsa_private_batch(k, one)[0];
+                 return rsa_private_batch(k, one, nb::int_(1))[0];
              }, "c"_a, nb::sig("def private(self, c: int) -> int"),
              "c**d mod n for one message (as private_batch).")
+        .def("public", [](const RSAKey &k, nb::handle mm) {
+                 nb::list one;
+                 one.append(mm);
+                 return rsa_public_batch(&k.key->pub, k.n_int, one, nb::int_(1), "RSAKey.public")[0];
+             }, "m"_a, nb::sig("def public(self, m: int) -> int"), "m**e mod n (variable time in e).")
         .def_prop_ro("n", [](const RSAKey &k) { return k.n_int; }, "The public modulus n = p*q.")
-        .def_prop_ro("bits", [](const RSAKey &k) { return 64 * k.key->n; },
+        .def_prop_ro("e", [](const RSAKey &k) { return k.key->pub.e; }, "The public exponent.")
+        .def_prop_ro("bits", [](const RSAKey &k) { return k.key->pub.mn.bits; },
                      "Bit length of n.");
+    nb::class_<RSAPublicKey>(m, "RSAPublicKey", RSAPUB_DOC)
+        .def("__init__", &rsa_pub_init, "n"_a, "e"_a)
+        .def("public_batch", [](const RSAPublicKey &k, nb::handle ms, nb::handle t) {
+                 return rsa_public_batch(k.key.get(), k.n_int, ms, t, "RSAPublicKey.public_batch");
+             }, "messages"_a, "threads"_a.none() = nb::none(),
+             nb::sig("def public_batch(self, messages: Sequence[int], threads: int | None = None) "
+                     "-> list[int]"),
+             "[m**e mod n for m in messages] (variable time in e), on `threads` threads; the GIL "
+             "is released. Raises ValueError for a message outside [0, n).")
+        .def("public", [](const RSAPublicKey &k, nb::handle mm) {
+                 nb::list one;
+                 one.append(mm);
+                 return rsa_public_batch(k.key.get(), k.n_int, one, nb::int_(1), "RSAPublicKey.public")[0];
+             }, "m"_a, nb::sig("def public(self, m: int) -> int"), "m**e mod n (variable time in e).")
+        .def_prop_ro("n", [](const RSAPublicKey &k) { return k.n_int; }, "The modulus.")
+        .def_prop_ro("e", [](const RSAPublicKey &k) { return k.key->e; }, "The public exponent.")
+        .def_prop_ro("bits", [](const RSAPublicKey &k) { return k.key->mn.bits; }, "Bit length of n.");
 
     static const std::string mont_doc =
         std::string("Arithmetic modulo an odd p >= 3 (p < 2**8192) with "

@@ -14,11 +14,19 @@ The Python face of the tabai C library, in the style of gmpy2 and the ``pow`` bu
 Public names:
     powmod(b, e, m)          b**e mod m like pow(); constant time in b and e (odd or even m)
     powmod_vartime(b, e, m)  the same by sliding window, for public exponents only
-    powmod_batch(bs, es, ms) many constant-time powmods at once (8 per AVX-512 IFMA vector)
+    powmod_batch(bs, es, ms, threads=None)  many constant-time powmods at once (8 per
+                             AVX-512 IFMA vector, on every core)
     powmod_batch_limbs(b, e, m)  the same on numpy uint64 arrays of limbs (zero copy in)
-    RSAKey(p, q, dp, dq, qinv)  RSA private-key operations by CRT, many at once
+    RSAKey(n, e, d, p, q, dp, dq, qinv)  the raw RSA private operation: checked key, CRT,
+                             blinding, result checked with e; many at once
+    RSAPublicKey(n, e)       the raw RSA public operation
+    rsa                      RSA keys from PEM/DER/cryptography with PKCS #1 v1.5, PSS, OAEP
+    dh                       Diffie-Hellman in the RFC 7919 and RFC 3526 groups
+    dsa                      DSA (FIPS 186-4, legacy) with RFC 6979 nonces
+    InvalidSignature         raised by the verify methods
     Montgomery(p)            field object for an odd p >= 3 (Montgomery products)
     Ohta(p)                  field object for any p >= 2 (Ohta's Barrett-like reduction)
+    jacobi_vartime(a, m)     the Jacobi symbol (a/m), public values only
     cpu()                    CPU features, native tier and tier in use
     set_tier(name)           cap the dispatch tier of this process (like TABAI_CPU)
     MAX_BITS                 the largest modulus size, 8192 bits
@@ -32,7 +40,9 @@ from ._core import (
     Montgomery,
     Ohta,
     RSAKey,
+    RSAPublicKey,
     cpu,
+    jacobi_vartime,
     powmod,
     powmod_batch,
     powmod_batch_limbs,
@@ -41,16 +51,31 @@ from ._core import (
 )
 from ._core import c_version as _c_version
 
+
+
+class InvalidSignature(Exception):
+    """A signature that does not verify (raised by the verify methods of tabai.rsa and the
+    other signature schemes)."""
+
+
+from . import dh, dsa, rsa  # noqa: E402  (they use InvalidSignature)
+
 __version__ = "0.1.0"
 __all__ = [
     "MAX_BITS",
     "Montgomery",
     "Ohta",
+    "InvalidSignature",
     "RSAKey",
+    "RSAPublicKey",
     "cpu",
+    "dh",
+    "dsa",
+    "jacobi_vartime",
     "powmod",
     "powmod_batch",
     "powmod_batch_limbs",
     "powmod_vartime",
+    "rsa",
     "set_tier",
 ]

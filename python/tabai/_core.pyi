@@ -39,43 +39,82 @@ def powmod(b: _Int, e: _Int, m: _Int) -> int:
 def powmod_vartime(b: _Int, e: _Int, m: _Int) -> int:
     """As powmod(), by sliding window: variable time in e. Public exponents only."""
 
-def powmod_batch(bases: Sequence[_Int], exps: Sequence[_Int], mods: Sequence[_Int]) -> list[int]:
+def powmod_batch(bases: Sequence[_Int], exps: Sequence[_Int], mods: Sequence[_Int],
+                 threads: int | None = None) -> list[int]:
     """[pow(b, e, m) for b, e, m in zip(bases, exps, mods)], constant time, many at once.
 
     At tier ifma 8 at a time in the AVX-512 IFMA kernels (radix 2**52, one per vector lane);
-    below it, or for moduli above 4096 bits, one at a time with the same results.
+    below it, or for moduli above 4096 bits, one at a time with the same results. The groups
+    are split across `threads` threads (None: one per core); the GIL is released.
     Args:
         bases: ints (reduced mod their modulus first).
         exps: ints >= 0 (all processed with the bit length of the longest).
         mods: odd ints >= 3 below 2**8192, each operation its own.
+        threads: None (every core) or 1..256.
     Raises:
         TypeError: not sequences of ints.
-        ValueError: different lengths, an even or < 3 modulus, a negative exponent.
+        ValueError: different lengths, an even or < 3 modulus, a negative exponent, threads
+            outside 1..256.
     """
 
-def powmod_batch_limbs(b: "numpy.ndarray", e: "numpy.ndarray", m: "numpy.ndarray") -> "numpy.ndarray":
+def powmod_batch_limbs(b: "numpy.ndarray", e: "numpy.ndarray", m: "numpy.ndarray",
+                       threads: int | None = None) -> "numpy.ndarray":
     """powmod_batch on numpy uint64 arrays of limbs: b and m of shape (count, n), e of shape
     (count, k) (all 64*k exponent bits processed); returns a new (count, n) uint64 array.
     C-contiguous uint64 inputs are read in place (other integer arrays are converted, a
-    copy). Raises TypeError for what is not a 2-d array, ValueError
-    for mismatched shapes, n outside 1..128, an even or < 3 modulus, or b[i] >= m[i]."""
+    copy). threads as in powmod_batch. Raises TypeError for what is not a 2-d array,
+    ValueError for mismatched shapes, n outside 1..128, an even or < 3 modulus, or
+    b[i] >= m[i]."""
 
 class RSAKey:
-    """An RSA private key in CRT form (p, q, dp, dq, qinv as in PKCS #1) for many private-key
-    operations at once; p and q of the same bit length, a multiple of 64, top bit set.
-    Raises ValueError for parameters that do not make a key. Key setup is variable time in
-    p and q; the operations are constant time."""
+    """An RSA private key (RFC 8017 section 3.2) for the raw private operation.
 
-    def __init__(self, p: _Int, q: _Int, dp: _Int, dq: _Int, qinv: _Int) -> None: ...
-    def private_batch(self, messages: Sequence[_Int]) -> list[int]:
-        """[m**d mod n for m in messages] by CRT, 8 at a time at tier ifma (raw RSA: no
-        padding, no blinding). Raises ValueError for a message outside [0, n)."""
+    RSAKey(n, e, d, p, q, dp, dq, qinv): n of 1024 to 8192 bits, e odd with 3 <= e < 2**64,
+    p and q of half the limbs of n. Every parameter is checked; ValueError names the failed
+    check (p*q != n, e*dp != 1 mod (p-1), e*dq != 1 mod (q-1), q*qinv != 1 mod p, d not
+    matching dp, dq, ...). Key setup is variable time in p, q and d; the operations are
+    constant time, blinded (base blinding with r**e, OpenSSL's pair updated by squaring, a
+    fresh r every 32 operations) and the result is checked with e before it leaves
+    (RuntimeError and no result on a mismatch). The key memory is wiped when freed."""
+
+    def __init__(self, n: _Int, e: _Int, d: _Int, p: _Int, q: _Int, dp: _Int, dq: _Int,
+                 qinv: _Int) -> None: ...
+    def private_batch(self, messages: Sequence[_Int], threads: int | None = None) -> list[int]:
+        """[m**d mod n for m in messages] by CRT, 8 at a time at tier ifma, on `threads`
+        threads (None: every core); the GIL is released. Raises ValueError for a message
+        outside [0, n)."""
     def private(self, c: _Int) -> int:
         """c**d mod n for one message."""
+    def public(self, m: _Int) -> int:
+        """m**e mod n (variable time in e)."""
     @property
     def n(self) -> int: ...
     @property
+    def e(self) -> int: ...
+    @property
     def bits(self) -> int: ...
+
+class RSAPublicKey:
+    """An RSA public key (n, e) for the raw public operation m**e mod n: n odd of 1024 to
+    8192 bits, e odd with 3 <= e < 2**64 (ValueError otherwise). Variable time in e."""
+
+    def __init__(self, n: _Int, e: _Int) -> None: ...
+    def public_batch(self, messages: Sequence[_Int], threads: int | None = None) -> list[int]:
+        """[m**e mod n for m in messages] on `threads` threads (None: every core); the GIL is
+        released. Raises ValueError for a message outside [0, n)."""
+    def public(self, m: _Int) -> int:
+        """m**e mod n."""
+    @property
+    def n(self) -> int: ...
+    @property
+    def e(self) -> int: ...
+    @property
+    def bits(self) -> int: ...
+
+def jacobi_vartime(a: _Int, m: _Int) -> int:
+    """The Jacobi symbol (a/m) in {-1, 0, 1} for an odd m >= 3 (a reduced mod m first); for a
+    prime m the Legendre symbol. Variable time (public values only). Raises ValueError for an
+    even or < 3 m (or m >= 2**8192), TypeError for a non-int."""
 
 def cpu() -> CpuInfo:
     """The CPU brand, its features, the native tier, the tier in use and the tiers available."""

@@ -56,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--reproduce", action="store_true",
                    help="run the seeds' experiments beside tabai's instead (writes a Markdown "
                    "report, see docs/reproduction.md; TABAI_REPRODUCE_MD sets its path)")
+    b.add_argument("--threads", type=int, metavar="N",
+                   help="also measure the batches on N threads (the binary's --threads)")
     b.add_argument("-v", "--verbose", action="store_true",
                    help="also show what the benchmark binary prints on stdout")
 
@@ -99,12 +101,34 @@ def _report(data: dict, args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    from . import _bench_py
+
     if args.list:
-        print(_bench.format_list(_bench.list_available()))
+        avail = _bench.list_available()
+        avail["ops"] = list(avail.get("ops", [])) + [o for o in _bench_py.PY_ONLY_OPS
+                                                     if o not in avail.get("ops", [])]
+        print(_bench.format_list(avail))
         return 0
     extra = list(args.extra) + (["--reproduce"] if args.reproduce else [])
-    data = _bench.run(args.json, ops=args.ops, bits=args.bits, seconds=args.seconds,
-                      echo_stdout=args.verbose, progress=True, extra_args=extra)
+    if args.threads:
+        extra += ["--threads", str(args.threads)]
+    c_ops, py_ops = _bench_py.split_ops(args.ops)
+    if args.reproduce:
+        py_ops = []
+    if c_ops == "":  # only ops the Python side measures: no binary run
+        from . import cpu
+
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        data = {"meta": {"tabai_version": __version__, "cpu": cpu()["brand"],
+                         "tier": cpu()["tier"], "argv": {"ops": args.ops, "bits": args.bits}},
+                "records": []}
+    else:
+        data = _bench.run(args.json, ops=c_ops or args.ops, bits=args.bits, seconds=args.seconds,
+                          echo_stdout=args.verbose, progress=True, extra_args=extra)
+    if py_ops:
+        data["records"] += _bench_py.measure(py_ops, args.bits, args.seconds, sys.stderr)
+    if py_ops or c_ops == "":
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.json}", file=sys.stderr)
     if args.reproduce and not data.get("records"):
         return 0  # the reproduction report is the binary's Markdown file

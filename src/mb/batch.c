@@ -1,7 +1,11 @@
 /* The batch API of include/tabai.h (issue 4): argument checks, then groups of L lanes
- * through a multi-buffer kernel (mb.h), or a loop over the scalar path when there is none.
- * RSA private operations by CRT on top of the batch exponentiation. */
+ * through a multi-buffer kernel (mb.h), or a loop over the scalar path when there is none;
+ * the groups split across threads (tabai_mb_parallel). Every buffer that held operands,
+ * exponents or moduli is wiped before it is freed (the RSA layer runs its secret half-size
+ * exponentiations through tabai_mb_powmod_jobs). */
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "../internal.h"
 #include "mb.h"
@@ -90,7 +94,7 @@ static const tabai_mb_kernel *group_begin(tabai_mb_mont *ctx, const tabai_mb_ker
 /* r[j] = b[j]^e[j] mod p_j for the contexts mc[j] (n-limb values, mc[j]->n <= n; e == NULL
  * for ebits == 0): groups through the multi-buffer kernel k, else the scalar loop. r[j] may
  * be b[j]. The one exponentiation engine of the batch API and of RSA. */
-static tabai_status powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t *const r[],
+static tabai_status powmod_jobs_serial(const tabai_mb_kernel *k, size_t jobs, uint64_t *const r[],
                                 const uint64_t *const b[], const uint64_t *const e[],
                                 size_t ebits, const tabai_mont *const mc[], size_t n) {
     size_t maxbits;
@@ -102,7 +106,9 @@ static tabai_status powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t 
             uint64_t out[TABAI_MAX_LIMBS] = {0};
             tabai_mont_powmod(mc[j], out, b[j], e ? e[j] : NULL, ebits, scratch);
             memcpy(r[j], out, n * sizeof(uint64_t));
+            tabai_wipe(out, sizeof out);
         }
+        tabai_wipe(scratch, tabai_powmod_scratch_limbs(n, ebits) * sizeof(uint64_t));
         free(scratch);
         return TABAI_OK;
     }
@@ -110,8 +116,8 @@ static tabai_status powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t 
     const size_t words = tabai_mb_digits(maxbits, k->w) * k->lanes;
     tabai_mb_mont *ctx = malloc(sizeof *ctx);
     uint64_t *x = malloc(2 * words * sizeof(uint64_t));
-    uint64_t *scratch = malloc(
-        tabai_mb_powmod_scratch_words(k, tabai_mb_digits(maxbits, k->w), ebits) * sizeof(uint64_t));
+    const size_t sw = tabai_mb_powmod_scratch_words(k, tabai_mb_digits(maxbits, k->w), ebits);
+    uint64_t *scratch = malloc(sw * sizeof(uint64_t));
     tabai_status s = TABAI_ERR_ALLOC;
     if (ctx && x && scratch) {
         for (size_t g = 0, L; g < jobs; g += L) {
@@ -127,15 +133,94 @@ static tabai_status powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t 
         }
         s = TABAI_OK;
     }
+    /* the lanes' moduli may be secret primes (RSA), the table and values secret powers */
+    if (ctx) tabai_wipe(ctx, sizeof *ctx);
+    if (x) tabai_wipe(x, 2 * words * sizeof(uint64_t));
+    if (scratch) tabai_wipe(scratch, sw * sizeof(uint64_t));
     free(ctx);
     free(x);
     free(scratch);
     return s;
 }
 
+
+unsigned tabai_threads_resolve(unsigned threads) {
+    if (threads) return threads;
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c < 1 ? 1 : c > 256 ? 256 : (unsigned)c;
+}
+
+typedef struct par_job {
+    tabai_status (*fn)(void *arg, size_t lo, size_t hi);
+    void *arg;
+    size_t lo, hi;
+    tabai_status s;
+} par_job;
+
+static void *par_run(void *p) {
+    par_job *j = p;
+    j->s = j->fn(j->arg, j->lo, j->hi);
+    return NULL;
+}
+
+tabai_status tabai_mb_parallel(size_t units, size_t grain, unsigned threads,
+                               tabai_status (*fn)(void *arg, size_t lo, size_t hi), void *arg) {
+    if (units == 0) return TABAI_OK;
+    if (grain == 0) grain = 1;
+    const size_t chunks = (units + grain - 1) / grain;
+    size_t t = tabai_threads_resolve(threads);
+    if (t > chunks) t = chunks;
+    if (t <= 1) return fn(arg, 0, units);
+    par_job jobs[256];
+    pthread_t tid[256];
+    int started[256] = {0};
+    /* thread i takes chunks [i*chunks/t, (i+1)*chunks/t): contiguous, balanced to one chunk */
+    for (size_t i = 0; i < t; i++) {
+        size_t c0 = i * chunks / t, c1 = (i + 1) * chunks / t;
+        jobs[i] = (par_job){fn, arg, c0 * grain, c1 * grain < units ? c1 * grain : units, TABAI_OK};
+    }
+    for (size_t i = 1; i < t; i++)
+        started[i] = pthread_create(&tid[i], NULL, par_run, &jobs[i]) == 0;
+    par_run(&jobs[0]);
+    for (size_t i = 1; i < t; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        else par_run(&jobs[i]); /* no thread to be had: the caller does its share */
+    }
+    tabai_status s = TABAI_OK;
+    for (size_t i = 0; i < t; i++)
+        if (jobs[i].s != TABAI_OK) s = jobs[i].s;
+    return s;
+}
+
+typedef struct jobs_arg {
+    const tabai_mb_kernel *k;
+    uint64_t *const *r;
+    const uint64_t *const *b, *const *e;
+    size_t ebits, n;
+    const tabai_mont *const *mc;
+} jobs_arg;
+
+static tabai_status jobs_range(void *p, size_t lo, size_t hi) {
+    const jobs_arg *a = p;
+    return powmod_jobs_serial(a->k, hi - lo, a->r + lo, a->b + lo, a->e ? a->e + lo : NULL,
+                              a->ebits, a->mc + lo, a->n);
+}
+
+tabai_status tabai_mb_powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t *const r[],
+                                  const uint64_t *const b[], const uint64_t *const e[],
+                                  size_t ebits, const tabai_mont *const mc[], size_t n,
+                                  unsigned threads) {
+    size_t maxbits;
+    const tabai_mb_kernel *kk = jobs_kernel(k, jobs, mc, &maxbits);
+    jobs_arg a = {k, r, b, e, ebits, n, mc};
+    /* whole groups per thread (only the last one may be partial) */
+    return tabai_mb_parallel(jobs, kk ? kk->lanes : 1, threads, jobs_range, &a);
+}
+
 tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uint64_t *const r[],
                                      const uint64_t *const b[], const uint64_t *const e[],
-                                     size_t ebits, const uint64_t *const m[], size_t n) {
+                                     size_t ebits, const uint64_t *const m[], size_t n,
+                                     unsigned threads) {
     if (ebits && count && !e) return TABAI_ERR_NULL;
     for (size_t i = 0; ebits && i < count; i++)
         if (!e[i]) return TABAI_ERR_NULL;
@@ -145,7 +230,7 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
     tabai_mont *ctxs;
     const tabai_mont **mc = scalar_contexts(count, m, n, &ctxs);
     if (!mc) return TABAI_ERR_ALLOC;
-    s = powmod_jobs(k, count, r, b, ebits ? e : NULL, ebits, mc, n);
+    s = tabai_mb_powmod_jobs(k, count, r, b, ebits ? e : NULL, ebits, mc, n, threads);
     free(mc);
     free(ctxs);
     return s;
@@ -153,8 +238,8 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
 
 tabai_status tabai_powmod_batch(size_t count, uint64_t *const r[], const uint64_t *const b[],
                                 const uint64_t *const e[], size_t ebits, const uint64_t *const m[],
-                                size_t n) {
-    return tabai_powmod_batch_with(tabai_mb_kernel_active(), count, r, b, e, ebits, m, n);
+                                size_t n, unsigned threads) {
+    return tabai_powmod_batch_with(tabai_mb_kernel_active(), count, r, b, e, ebits, m, n, threads);
 }
 
 tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uint64_t *const r[],
@@ -211,107 +296,3 @@ tabai_status tabai_modmul_batch(size_t count, uint64_t *const r[], const uint64_
     return tabai_modmul_batch_with(tabai_mb_kernel_active(), count, r, a, b, m, n);
 }
 
-/* ---- RSA ---- */
-
-tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *p, const uint64_t *q,
-                                const uint64_t *dp, const uint64_t *dq, const uint64_t *qinv,
-                                size_t h) {
-    if (!key || !p || !q || !dp || !dq || !qinv) return TABAI_ERR_NULL;
-    if (h == 0 || 2 * h > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
-    if (!(p[0] & 1) || !(q[0] & 1) || !(p[h - 1] >> 63) || !(q[h - 1] >> 63))
-        return TABAI_ERR_MODULUS;
-    if (!tabai_lt_n(dp, p, h) || !tabai_lt_n(dq, q, h) || !tabai_lt_n(qinv, p, h))
-        return TABAI_ERR_RANGE;
-    tabai_rsa_key k;
-    memset(&k, 0, sizeof k);
-    k.h = h;
-    k.n = 2 * h;
-    if (tabai_mont_init(&k.mp, p, h) != TABAI_OK || tabai_mont_init(&k.mq, q, h) != TABAI_OK)
-        return TABAI_ERR_MODULUS;
-    memcpy(k.q, q, h * sizeof(uint64_t));
-    memcpy(k.dp, dp, h * sizeof(uint64_t));
-    memcpy(k.dq, dq, h * sizeof(uint64_t));
-    tabai_mont_to(&k.mp, k.qinv_m, qinv);
-    /* q mod p (q < 2p: both have h limbs with the top bit set) times qinv must be 1 */
-    uint64_t qp[TABAI_MAX_LIMBS / 2], t[TABAI_MAX_LIMBS / 2];
-    tabai_cnd_sub_n(!tabai_lt_n(q, p, h), qp, q, p, h);
-    tabai_mont_mul(&k.mp, t, k.qinv_m, qp); /* qinv * q mod p */
-    uint64_t one_ok = t[0] == 1;
-    for (size_t i = 1; i < h; i++) one_ok &= t[i] == 0;
-    if (!one_ok) return TABAI_ERR_RANGE;
-    tabai_mul_n(k.N, p, q, h);
-    *key = k;
-    return TABAI_OK;
-}
-
-/* r = c mod p for c < 2^(128h) (2h limbs), p with h limbs and its top bit set: c = c1 R + c0
- * with R = 2^(64h); c0, c1 < R < 2p take one conditional subtraction each, then
- * r = mont_mul(c1, R^2) + c0 = c1 R + c0 mod p. Constant time. */
-static void reduce_half(const tabai_mont *mp, uint64_t *r, const uint64_t *c) {
-    const size_t h = mp->n;
-    uint64_t c0[TABAI_MAX_LIMBS / 2], c1[TABAI_MAX_LIMBS / 2];
-    tabai_cnd_sub_n(!tabai_lt_n(c, mp->p, h), c0, c, mp->p, h);
-    tabai_cnd_sub_n(!tabai_lt_n(c + h, mp->p, h), c1, c + h, mp->p, h);
-    tabai_mont_mul(mp, c1, c1, mp->rr);
-    tabai_mont_add(mp, r, c1, c0);
-}
-
-tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count,
-                                          uint64_t *const m[], const uint64_t *const c[],
-                                          const tabai_rsa_key *const key[]) {
-    if (count && (!m || !c || !key)) return TABAI_ERR_NULL;
-    size_t hmax = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (!m[i] || !c[i] || !key[i]) return TABAI_ERR_NULL;
-        if (!tabai_reduced_public(c[i], key[i]->N, key[i]->n)) return TABAI_ERR_RANGE;
-        if (key[i]->h > hmax) hmax = key[i]->h;
-    }
-    if (count == 0) return TABAI_OK;
-    /* x[j]: the 2*count half-size bases (c mod p, c mod q), then their powers */
-    const size_t H = hmax, jobs = 2 * count;
-    uint64_t *x = calloc(jobs * H, sizeof(uint64_t));
-    const uint64_t **ee = malloc(jobs * sizeof *ee);
-    uint64_t **xr = malloc(jobs * sizeof *xr);
-    const tabai_mont **mc = malloc(jobs * sizeof *mc);
-    tabai_status s = TABAI_ERR_ALLOC;
-    if (!x || !ee || !xr || !mc) goto done;
-    for (size_t i = 0; i < count; i++) {
-        const tabai_rsa_key *ky = key[i];
-        reduce_half(&ky->mp, x + (2 * i) * H, c[i]);
-        reduce_half(&ky->mq, x + (2 * i + 1) * H, c[i]);
-        mc[2 * i] = &ky->mp;
-        mc[2 * i + 1] = &ky->mq;
-        ee[2 * i] = ky->dp; /* zero above h limbs: ebits = 64 H reads only zeros there */
-        ee[2 * i + 1] = ky->dq;
-    }
-    for (size_t j = 0; j < jobs; j++) xr[j] = x + j * H;
-    /* in place; the exponents have h <= H limbs, zero above (the key's arrays): 64 H bits */
-    s = powmod_jobs(k, jobs, xr, (const uint64_t *const *)xr, ee, 64 * H, mc, H);
-    if (s != TABAI_OK) goto done;
-    /* Garner: h = qinv (m1 - m2) mod p, m = m2 + h q */
-    for (size_t i = 0; i < count; i++) {
-        const tabai_rsa_key *ky = key[i];
-        const size_t h = ky->h;
-        uint64_t *m1 = x + (2 * i) * H, *m2 = x + (2 * i + 1) * H;
-        uint64_t t[TABAI_MAX_LIMBS / 2], out[TABAI_MAX_LIMBS];
-        tabai_cnd_sub_n(!tabai_lt_n(m2, ky->mp.p, h), t, m2, ky->mp.p, h); /* m2 mod p */
-        tabai_mont_sub(&ky->mp, t, m1, t);
-        tabai_mont_mul(&ky->mp, t, t, ky->qinv_m); /* qinv (m1 - m2) mod p */
-        tabai_mul_n(out, t, ky->q, h);
-        uint64_t cy = tabai_add_n(out, out, m2, h);
-        for (size_t l = h; l < 2 * h; l++) cy = tabai_adc(&out[l], out[l], 0, cy); /* carry up */
-        memcpy(m[i], out, ky->n * sizeof(uint64_t));
-    }
-    s = TABAI_OK;
-done:
-    free(x);
-    free(ee);
-    free(xr);
-    free(mc);
-    return s;
-}
-
-tabai_status tabai_rsa_private_batch(size_t count, uint64_t *const m[], const uint64_t *const c[],
-                                     const tabai_rsa_key *const key[]) {
-    return tabai_rsa_private_batch_with(tabai_mb_kernel_active(), count, m, c, key);
-}

@@ -165,10 +165,29 @@ tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uin
                                      const uint64_t *const m[], size_t n);
 tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uint64_t *const r[],
                                      const uint64_t *const b[], const uint64_t *const e[],
-                                     size_t ebits, const uint64_t *const m[], size_t n);
-tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count,
-                                          uint64_t *const m[], const uint64_t *const c[],
-                                          const tabai_rsa_key *const key[]);
+                                     size_t ebits, const uint64_t *const m[], size_t n,
+                                     unsigned threads);
+
+/* r[j] = b[j]^e[j] mod p_j for j < jobs and the scalar contexts mc[j] (n-limb values,
+ * mc[j]->n <= n; e == NULL for ebits == 0): groups of k's lanes through the multi-buffer
+ * kernel k (the scalar loop for k == NULL or moduli above TABAI_MB_MAX_BITS), whole groups
+ * split across `threads` threads (0: every online core). r[j] may be b[j]. Constant time in
+ * b, e and the moduli's values (their lengths show). Every buffer is wiped before it is
+ * freed. Errors: TABAI_ERR_ALLOC (r may then be partly written). The one exponentiation
+ * engine of the batch API and of the RSA layer. */
+tabai_status tabai_mb_powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t *const r[],
+                                  const uint64_t *const b[], const uint64_t *const e[],
+                                  size_t ebits, const tabai_mont *const mc[], size_t n,
+                                  unsigned threads);
+
+/* fn(arg, lo, hi) over [0, units) in contiguous ranges of whole `grain`s, on up to `threads`
+ * POSIX threads (0: every online core; 1 or one grain: the calling thread only); the calling
+ * thread takes the first range and, if a thread cannot be started, that thread's range too.
+ * Returns TABAI_OK or one of the ranges' errors. */
+tabai_status tabai_mb_parallel(size_t units, size_t grain, unsigned threads,
+                               tabai_status (*fn)(void *arg, size_t lo, size_t hi), void *arg);
+/* threads, or the number of online cores for 0 (1 .. 256). */
+unsigned tabai_threads_resolve(unsigned threads);
 
 /* ---- kernels (one folder per ISA, own compile flags) ---- */
 /* src/ifma: radix 2^52, vpmadd52luq/huq; mb8 = zmm (8 lanes), mb4 = ymm (4 lanes). */

@@ -14,6 +14,13 @@ const char *tabai_status_str(tabai_status s) {
     case TABAI_ERR_ALLOC: return "out of memory";
     case TABAI_ERR_SCRATCH: return "scratch buffer too short";
     case TABAI_ERR_FAULT: return "fault detected: the result failed its check";
+    case TABAI_ERR_RSA_SIZE: return "RSA key: modulus outside 1024..8192 bits or primes not of half its size";
+    case TABAI_ERR_RSA_E: return "RSA key: public exponent even or < 3";
+    case TABAI_ERR_RSA_PQ: return "RSA key: p or q even, p == q, or p*q != n";
+    case TABAI_ERR_RSA_DP: return "RSA key: dP out of range or e*dP != 1 mod (p-1)";
+    case TABAI_ERR_RSA_DQ: return "RSA key: dQ out of range or e*dQ != 1 mod (q-1)";
+    case TABAI_ERR_RSA_QINV: return "RSA key: qInv out of range or q*qInv != 1 mod p";
+    case TABAI_ERR_RSA_D: return "RSA key: d >= n or d does not match dP, dQ";
     case TABAI_ERR_CURVE: return "unknown curve";
     case TABAI_ERR_POINT: return "invalid point (encoding, not on the curve, or infinity)";
     case TABAI_ERR_SCALAR: return "scalar out of range (0 or >= the group order)";

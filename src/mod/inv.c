@@ -168,3 +168,52 @@ tabai_status tabai_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m
     for (size_t i = 0; i < n; i++) r[i] = i < mn ? out[i] : 0;
     return TABAI_OK;
 }
+
+/* x[n] >>= s for 0 < s < 64 */
+static void shr_small(uint64_t *x, size_t n, unsigned s) {
+    for (size_t i = 0; i + 1 < n; i++) x[i] = (x[i] >> s) | (x[i + 1] << (64 - s));
+    x[n - 1] >>= s;
+}
+
+tabai_status tabai_jacobi_vartime(int *r, const uint64_t *a, const uint64_t *m, size_t n) {
+    if (!r || !a || !m) return TABAI_ERR_NULL;
+    if (n == 0 || n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
+    size_t mn = tabai_normalized_len_vartime(m, n);
+    if (mn == 0 || !(m[0] & 1) || (mn == 1 && m[0] < 3)) return TABAI_ERR_MODULUS;
+    if (!tabai_lt_n(a, m, n)) return TABAI_ERR_RANGE;
+    uint64_t x[TABAI_MAX_LIMBS], y[TABAI_MAX_LIMBS];
+    memcpy(x, a, mn * sizeof(uint64_t));
+    memcpy(y, m, mn * sizeof(uint64_t));
+    size_t len = mn; /* both fit in len limbs; len shrinks with y */
+    int t = 1;
+    for (;;) {
+        size_t xl = tabai_normalized_len_vartime(x, len);
+        if (xl == 0) break;
+        /* x = x / 2^s: (2/y) = -1 exactly when y = 3 or 5 mod 8 */
+        size_t zl = 0;
+        while (x[zl] == 0) zl++;
+        if (zl) {
+            memmove(x, x + zl, (len - zl) * sizeof(uint64_t));
+            memset(x + len - zl, 0, zl * sizeof(uint64_t));
+        }
+        unsigned s = (unsigned)__builtin_ctzll(x[0]);
+        if (s) shr_small(x, len, s);
+        const unsigned y8 = (unsigned)(y[0] & 7);
+        if (((64 * zl + s) & 1) && (y8 == 3 || y8 == 5)) t = -t;
+        /* x, y odd: make x >= y by reciprocity, then (x/y) = ((x - y)/y) */
+        if (tabai_cmp_n(x, y, len) < 0) {
+            for (size_t i = 0; i < len; i++) {
+                uint64_t v = x[i];
+                x[i] = y[i];
+                y[i] = v;
+            }
+            if ((x[0] & 3) == 3 && (y[0] & 3) == 3) t = -t;
+            len = tabai_normalized_len_vartime(x, len); /* x is the old y: the larger */
+        }
+        tabai_sub_n(x, x, y, len);
+    }
+    int one = y[0] == 1;
+    for (size_t i = 1; i < len; i++) one &= y[i] == 0;
+    *r = one ? t : 0;
+    return TABAI_OK;
+}

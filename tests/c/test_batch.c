@@ -1,10 +1,9 @@
-/* The batch API (issue 4): tabai_modmul_batch, tabai_powmod_batch, tabai_rsa_private_batch
+/* The batch API (issue 4): tabai_modmul_batch, tabai_powmod_batch (1 to 3 threads)
  * against GMP, through every multi-buffer kernel the CPU has, through the scalar loop
  * (kernel NULL) and through the public functions at the tier in use (TABAI_CPU): counts that
  * are and are not multiples of the lane count, each operation its own modulus (mixed sizes
  * in one batch), worst-case operands, aliased outputs, every error path (nothing written).
- * RSA: keys made with GMP (primes with the top bit set), every result checked by the public
- * operation m^e mod N == c and against the scalar path. */
+ * RSA has its own test (test_rsa.c). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +95,8 @@ static void check_powmod(const tabai_mb_kernel *k, size_t count, size_t n, size_
     }
     tabai_status s = tabai_powmod_batch_with(k, count, out, (const uint64_t *const *)bt.b,
                                              (const uint64_t *const *)bt.e, ebits,
-                                             (const uint64_t *const *)bt.m, n);
+                                             (const uint64_t *const *)bt.m, n,
+                                             1 + (unsigned)tu_below(3));
     TU_CHECK(s == TABAI_OK, "powmod_batch status", n, TU_NOV);
     for (size_t i = 0; i < count; i++) {
         TU_CHECK(tu_eq_mpz(out[i], n, want[i]), kname(k), n, TU_V("m", bt.m[i], n));
@@ -104,111 +104,6 @@ static void check_powmod(const tabai_mb_kernel *k, size_t count, size_t n, size_
     }
     mpz_clears(b, e, m, NULL);
     batch_free(&bt);
-}
-
-/* ---- RSA ---- */
-
-typedef struct rsa {
-    size_t h;
-    mpz_t p, q, n, d, e;
-    tabai_rsa_key key;
-} rsa;
-
-static void random_prime_top(mpz_t p, size_t bits) {
-    do {
-        uint64_t l[TABAI_MAX_LIMBS / 2];
-        for (size_t i = 0; i < bits / 64; i++) l[i] = tu_rand();
-        tu_to_mpz(p, l, bits / 64);
-        mpz_setbit(p, bits - 1);
-        mpz_setbit(p, bits - 2); /* p q has exactly 2 bits bits */
-        mpz_nextprime(p, p);
-    } while (mpz_sizeinbase(p, 2) != bits);
-}
-
-static void rsa_make(rsa *k, size_t h) {
-    k->h = h;
-    mpz_inits(k->p, k->q, k->n, k->d, k->e, NULL);
-    mpz_t phi, t, dp, dq, qinv;
-    mpz_inits(phi, t, dp, dq, qinv, NULL);
-    mpz_set_ui(k->e, 65537);
-    do {
-        random_prime_top(k->p, 64 * h);
-        random_prime_top(k->q, 64 * h);
-        mpz_sub_ui(phi, k->p, 1);
-        mpz_sub_ui(t, k->q, 1);
-        mpz_mul(phi, phi, t);
-    } while (!mpz_cmp(k->p, k->q) || !mpz_invert(k->d, k->e, phi));
-    mpz_mul(k->n, k->p, k->q);
-    mpz_sub_ui(t, k->p, 1);
-    mpz_mod(dp, k->d, t);
-    mpz_sub_ui(t, k->q, 1);
-    mpz_mod(dq, k->d, t);
-    mpz_invert(qinv, k->q, k->p);
-    uint64_t P[64], Q[64], DP[64], DQ[64], QI[64];
-    tu_from_mpz(P, h, k->p);
-    tu_from_mpz(Q, h, k->q);
-    tu_from_mpz(DP, h, dp);
-    tu_from_mpz(DQ, h, dq);
-    tu_from_mpz(QI, h, qinv);
-    tabai_status s = tabai_rsa_key_init(&k->key, P, Q, DP, DQ, QI, h);
-    TU_CHECK(s == TABAI_OK, "rsa_key_init", h, TU_NOV);
-    /* the key init refuses a wrong qinv, dp >= p, an even or short prime */
-    tabai_rsa_key junk;
-    memset(&junk, 0x5a, sizeof junk);
-    QI[0] ^= 2;
-    TU_CHECK(tabai_rsa_key_init(&junk, P, Q, DP, DQ, QI, h) == TABAI_ERR_RANGE, "bad qinv", h, TU_NOV);
-    QI[0] ^= 2;
-    TU_CHECK(tabai_rsa_key_init(&junk, P, Q, P, DQ, QI, h) == TABAI_ERR_RANGE, "dp = p", h, TU_NOV);
-    P[0] ^= 1;
-    TU_CHECK(tabai_rsa_key_init(&junk, P, Q, DP, DQ, QI, h) == TABAI_ERR_MODULUS, "even p", h, TU_NOV);
-    P[0] ^= 1;
-    P[h - 1] >>= 1;
-    TU_CHECK(tabai_rsa_key_init(&junk, P, Q, DP, DQ, QI, h) == TABAI_ERR_MODULUS, "short p", h, TU_NOV);
-    TU_CHECK(tabai_rsa_key_init(&junk, P, Q, DP, DQ, QI, 0) == TABAI_ERR_SIZE, "h = 0", h, TU_NOV);
-    TU_CHECK(tabai_rsa_key_init(NULL, P, Q, DP, DQ, QI, h) == TABAI_ERR_NULL, "NULL key", h, TU_NOV);
-    mpz_clears(phi, t, dp, dq, qinv, NULL);
-}
-
-static void check_rsa(const tabai_mb_kernel *k, rsa *keys, size_t nkeys, size_t count) {
-    uint64_t *c[MAXC], *m[MAXC];
-    const tabai_rsa_key *kp[MAXC];
-    mpz_t x, y;
-    mpz_inits(x, y, NULL);
-    for (size_t i = 0; i < count; i++) {
-        rsa *ky = &keys[tu_below(nkeys)];
-        size_t n = ky->key.n;
-        kp[i] = &ky->key;
-        c[i] = calloc(n, 8);
-        m[i] = (i % 3 == 1) ? c[i] : calloc(n, 8); /* some aliased */
-        switch (tu_below(4)) {
-        case 0: mpz_sub_ui(x, ky->n, 1 + tu_below(3)); break; /* N-1, N-2, N-3 */
-        case 1: mpz_set_ui(x, tu_below(3)); break;            /* 0, 1, 2 */
-        default: tu_fill(c[i], n, TU_UNIFORM); tu_to_mpz(x, c[i], n); mpz_mod(x, x, ky->n);
-        }
-        tu_from_mpz(c[i], n, x);
-    }
-    mpz_t want[MAXC];
-    for (size_t i = 0; i < count; i++) {
-        rsa *ky = (rsa *)((char *)kp[i] - offsetof(rsa, key));
-        mpz_init(want[i]);
-        tu_to_mpz(x, c[i], kp[i]->n);
-        mpz_powm(want[i], x, ky->d, ky->n);
-    }
-    tabai_status s = tabai_rsa_private_batch_with(k, count, m, (const uint64_t *const *)c, kp);
-    TU_CHECK(s == TABAI_OK, "rsa_private_batch", count, TU_NOV);
-    for (size_t i = 0; i < count; i++) {
-        rsa *ky = (rsa *)((char *)kp[i] - offsetof(rsa, key));
-        size_t n = kp[i]->n;
-        TU_CHECK(tu_eq_mpz(m[i], n, want[i]), kname(k), n, TU_NOV);
-        tu_to_mpz(y, m[i], n); /* the public operation gives c back */
-        mpz_powm(y, y, ky->e, ky->n);
-        mpz_powm(x, want[i], ky->e, ky->n);
-        TU_CHECK(!mpz_cmp(x, y), "m^e mod N == c", n, TU_NOV);
-        mpz_clear(want[i]);
-        if (m[i] != c[i]) free(m[i]);
-        free(c[i]);
-    }
-    mpz_clears(x, y, NULL);
 }
 
 /* ---- errors: documented status, nothing written ---- */
@@ -228,14 +123,14 @@ static void check_errors(void) {
     TU_CHECK(tabai_modmul_batch(1, rp, ap, ap, evp, n) == TABAI_ERR_MODULUS, "even m", n, TU_NOV);
     TU_CHECK(tabai_modmul_batch(1, rp, bigp, ap, mp, n) == TABAI_ERR_RANGE, "a >= m", n, TU_NOV);
     TU_CHECK(tabai_modmul_batch(0, NULL, NULL, NULL, NULL, n) == TABAI_OK, "count 0", n, TU_NOV);
-    TU_CHECK(tabai_powmod_batch(1, rp, ap, NULL, 64, mp, n) == TABAI_ERR_NULL, "e NULL", n, TU_NOV);
-    TU_CHECK(tabai_powmod_batch(1, rp, ap, ep, 64 * TABAI_MAX_LIMBS * 2 + 1, mp, n) ==
+    TU_CHECK(tabai_powmod_batch(1, rp, ap, NULL, 64, mp, n, 1) == TABAI_ERR_NULL, "e NULL", n, TU_NOV);
+    TU_CHECK(tabai_powmod_batch(1, rp, ap, ep, 64 * TABAI_MAX_LIMBS * 2 + 1, mp, n, 1) ==
                  TABAI_ERR_SIZE, "ebits", n, TU_NOV);
-    TU_CHECK(tabai_powmod_batch(1, rp, bigp, ep, 64, mp, n) == TABAI_ERR_RANGE, "b >= m", n, TU_NOV);
-    TU_CHECK(tabai_powmod_batch(1, rp, ap, ep, 64, evp, n) == TABAI_ERR_MODULUS, "even m", n, TU_NOV);
+    TU_CHECK(tabai_powmod_batch(1, rp, bigp, ep, 64, mp, n, 1) == TABAI_ERR_RANGE, "b >= m", n, TU_NOV);
+    TU_CHECK(tabai_powmod_batch(1, rp, ap, ep, 64, evp, n, 1) == TABAI_ERR_MODULUS, "even m", n, TU_NOV);
     TU_CHECK(tu_eq_n(r, r0, n), "nothing written on error", n, TU_NOV);
     /* ebits == 0 with e NULL: 1 mod m */
-    TU_CHECK(tabai_powmod_batch(1, rp, ap, NULL, 0, mp, n) == TABAI_OK && r[0] == 1 && !r[1],
+    TU_CHECK(tabai_powmod_batch(1, rp, ap, NULL, 0, mp, n, 1) == TABAI_OK && r[0] == 1 && !r[1],
              "ebits 0", n, TU_NOV);
 }
 
@@ -267,23 +162,5 @@ int main(int argc, char **argv) {
             }
         }
     }
-    static const size_t hs[] = {1, 2, 4, 8, 16};
-    rsa keys[6];
-    for (size_t i = 0; i < 5; i++) rsa_make(&keys[i], hs[i]);
-    for (size_t ki = 0; ki <= nk; ki++) {
-        const tabai_mb_kernel *k = ki < nk ? ks[ki] : tabai_mb_kernel_active();
-        for (size_t i = 0; i < 5; i++) check_rsa(k, &keys[i], 1, 1 + tu_below(MAXC)); /* one size */
-        check_rsa(k, keys, 5, 1 + tu_below(MAXC)); /* mixed sizes in one batch */
-    }
-    /* RSA error paths */
-    uint64_t big[32];
-    memset(big, 0xff, sizeof big);
-    uint64_t *mo[1] = {big};
-    const uint64_t *co[1] = {big};
-    const tabai_rsa_key *kk[1] = {&keys[4].key};
-    TU_CHECK(tabai_rsa_private_batch(1, mo, co, kk) == TABAI_ERR_RANGE, "c >= N", 32, TU_NOV);
-    TU_CHECK(big[0] == ~0ull, "nothing written", 32, TU_NOV);
-    TU_CHECK(tabai_rsa_private_batch(1, mo, co, NULL) == TABAI_ERR_NULL, "key NULL", 32, TU_NOV);
-    for (size_t i = 0; i < 5; i++) mpz_clears(keys[i].p, keys[i].q, keys[i].n, keys[i].d, keys[i].e, NULL);
     return tu_finish();
 }

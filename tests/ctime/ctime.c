@@ -31,7 +31,7 @@
 #include <valgrind/valgrind.h>
 
 #include "../../src/cpu/kernels.h"
-#include "../../src/mb/mb.h"
+#include "../../src/rsa/rsa.h"
 #include "testutil.h"
 
 #define SECRET(p, bytes) ((void)VALGRIND_MAKE_MEM_UNDEFINED((p), (bytes)))
@@ -604,83 +604,90 @@ static void secret_mont(tabai_mont *m, int secret) {
 static void secret_key(tabai_rsa_key *k, int secret) {
     secret_mont(&k->mp, secret);
     secret_mont(&k->mq, secret);
+    const size_t h = L8(k->mp.n > k->mq.n ? k->mp.n : k->mq.n), n = L8(k->pub.n);
     if (secret) {
-        SECRET(k->q, L8(k->h)), SECRET(k->dp, L8(k->h)), SECRET(k->dq, L8(k->h));
-        SECRET(k->qinv_m, L8(k->h));
+        SECRET(k->dp, h), SECRET(k->dq, h), SECRET(k->qinv_m, h);
+        SECRET(k->blind, n), SECRET(k->unblind, n); /* r^e and r^-1: r is secret */
     } else {
-        PUBLIC(k->q, L8(k->h)), PUBLIC(k->dp, L8(k->h)), PUBLIC(k->dq, L8(k->h));
-        PUBLIC(k->qinv_m, L8(k->h));
+        PUBLIC(k->dp, h), PUBLIC(k->dq, h), PUBLIC(k->qinv_m, h);
+        PUBLIC(k->blind, n), PUBLIC(k->unblind, n);
     }
 }
 
-/* an RSA key with h-limb primes (top two bits set) made with GMP; e = 65537 */
-static void make_key(tabai_rsa_key *key, mpz_t n, mpz_t d, size_t h) {
+/* an RSA key of 1024 bits (the smallest the library takes: 512-bit primes, top two bits set)
+ * made with GMP; e = 65537 */
+static void make_key(tabai_rsa_key *key, mpz_t n, mpz_t d) {
+    enum { H = 8 };
     mpz_t p, q, phi, t, dp, dq, qi, e;
     mpz_inits(p, q, phi, t, dp, dq, qi, e, NULL);
     mpz_set_ui(e, 65537);
     do {
         uint64_t l[MAXN];
-        tu_fill(l, h, TU_UNIFORM);
-        l[h - 1] |= (uint64_t)3 << 62;
-        mpz_of(p, l, h);
+        tu_fill(l, H, TU_UNIFORM);
+        l[H - 1] |= (uint64_t)3 << 62;
+        mpz_of(p, l, H);
         mpz_nextprime(p, p);
-        tu_fill(l, h, TU_UNIFORM);
-        l[h - 1] |= (uint64_t)3 << 62;
-        mpz_of(q, l, h);
+        tu_fill(l, H, TU_UNIFORM);
+        l[H - 1] |= (uint64_t)3 << 62;
+        mpz_of(q, l, H);
         mpz_nextprime(q, q);
         mpz_sub_ui(phi, p, 1);
         mpz_sub_ui(t, q, 1);
         mpz_mul(phi, phi, t);
-    } while (mpz_sizeinbase(p, 2) != 64 * h || mpz_sizeinbase(q, 2) != 64 * h ||
+    } while (mpz_sizeinbase(p, 2) != 64 * H || mpz_sizeinbase(q, 2) != 64 * H ||
              !mpz_cmp(p, q) || !mpz_invert(d, e, phi));
     mpz_mul(n, p, q);
     mpz_sub_ui(t, p, 1), mpz_mod(dp, d, t);
     mpz_sub_ui(t, q, 1), mpz_mod(dq, d, t);
     mpz_invert(qi, q, p);
-    uint64_t P[MAXN], Q[MAXN], DP[MAXN], DQ[MAXN], QI[MAXN];
-    tu_from_mpz(P, h, p), tu_from_mpz(Q, h, q), tu_from_mpz(DP, h, dp), tu_from_mpz(DQ, h, dq);
-    tu_from_mpz(QI, h, qi);
-    TU_CHECK(tabai_rsa_key_init(key, P, Q, DP, DQ, QI, h) == TABAI_OK, "rsa_key_init", h, TU_NOV);
+    uint64_t N[2 * H], D[2 * H], P[2 * H], Q[2 * H], DP[2 * H], DQ[2 * H], QI[2 * H];
+    tu_from_mpz(N, 2 * H, n), tu_from_mpz(D, 2 * H, d), tu_from_mpz(P, 2 * H, p);
+    tu_from_mpz(Q, 2 * H, q), tu_from_mpz(DP, 2 * H, dp), tu_from_mpz(DQ, 2 * H, dq);
+    tu_from_mpz(QI, 2 * H, qi);
+    TU_CHECK(tabai_rsa_key_init(key, N, 65537, D, P, Q, DP, DQ, QI, 2 * H) == TABAI_OK,
+             "rsa_key_init", H, TU_NOV);
     mpz_clears(p, q, phi, t, dp, dq, qi, e, NULL);
 }
 
 static void test_batch(int round) {
-    /* RSA: 5 messages (a group of 8 lanes, 2 x 5 half-size exponentiations: 8 + 2), two
-     * keys of 2 and 3 limbs a prime mixed in one batch, through the reference lanes and the
-     * scalar loop */
-    enum { MSGS = 5 };
+    /* RSA, the whole private operation (blinding with the key's secret pair, reductions, the
+     * CRT exponentiations, Garner, unblinding, the check by e): 5 messages (a group of 8
+     * lanes, 2 x 5 half-size exponentiations: 8 + 2), two 1024-bit keys mixed in one batch,
+     * through the reference lanes and the scalar loop */
+    enum { MSGS = 5, NL = 16 };
     static tabai_rsa_key keys[2];
     mpz_t n[2], d[2], z, x;
     mpz_inits(n[0], n[1], d[0], d[1], z, x, NULL);
-    make_key(&keys[0], n[0], d[0], 2);
-    make_key(&keys[1], n[1], d[1], 3);
-    uint64_t c[MSGS][6], m[2][MSGS][6];
-    const tabai_rsa_key *kp[MSGS];
+    make_key(&keys[0], n[0], d[0]);
+    make_key(&keys[1], n[1], d[1]);
+    uint64_t c[MSGS][NL], m[2][MSGS][NL];
+    tabai_rsa_key *kp[MSGS];
     const uint64_t *cp[MSGS];
     uint64_t *mp[2][MSGS];
     for (int i = 0; i < MSGS; i++) {
         kp[i] = &keys[i % 2];
-        tu_fill(c[i], kp[i]->n, round ? TU_ONES : TU_UNIFORM);
-        mpz_of(x, c[i], kp[i]->n);
+        tu_fill(c[i], NL, round ? TU_ONES : TU_UNIFORM);
+        mpz_of(x, c[i], NL);
         mpz_mod(x, x, n[i % 2]);
-        tu_from_mpz(c[i], kp[i]->n, x);
+        tu_from_mpz(c[i], NL, x);
         cp[i] = c[i], mp[0][i] = m[0][i], mp[1][i] = m[1][i];
     }
     for (int k = 0; k < 2; k++) secret_key(&keys[k], 1);
     SECRET(c, sizeof c);
-    tabai_status st0 = tabai_rsa_private_batch_with(&ref_kernel, MSGS, mp[0], cp, kp);
-    tabai_status st1 = tabai_rsa_private_batch_with(NULL, MSGS, mp[1], cp, kp);
+    tabai_status st0 = tabai_rsa_private_batch_with(&ref_kernel, MSGS, mp[0], cp, kp, 1);
+    tabai_status st1 = tabai_rsa_private_batch_with(NULL, MSGS, mp[1], cp, kp, 2);
     for (int k = 0; k < 2; k++) secret_key(&keys[k], 0);
     PUBLIC(c, sizeof c);
     PUBLIC(m, sizeof m);
     for (int i = 0; i < MSGS; i++) {
-        mpz_of(x, c[i], kp[i]->n);
+        mpz_of(x, c[i], NL);
         mpz_powm(z, x, d[i % 2], n[i % 2]);
-        TU_CHECK(st0 == TABAI_OK && eq_z(m[0][i], kp[i]->n, z), "rsa_private_batch (mb lanes)",
-                 kp[i]->n, TU_V("c", c[i], kp[i]->n));
-        TU_CHECK(st1 == TABAI_OK && eq_z(m[1][i], kp[i]->n, z), "rsa_private_batch (scalar)",
-                 kp[i]->n, TU_V("c", c[i], kp[i]->n));
+        TU_CHECK(st0 == TABAI_OK && eq_z(m[0][i], NL, z), "rsa_private_batch (mb lanes)", NL,
+                 TU_V("c", c[i], NL));
+        TU_CHECK(st1 == TABAI_OK && eq_z(m[1][i], NL, z), "rsa_private_batch (scalar)", NL,
+                 TU_V("c", c[i], NL));
     }
+    for (int k = 0; k < 2; k++) tabai_rsa_key_clear(&keys[k]);
     /* powmod and modmul batches: secret bases, exponents, operands; public moduli */
     enum { CNT = 10, N = 3 };
     uint64_t pm[CNT][N], a[CNT][N], b[CNT][N], e[CNT][N], r[2][CNT][N];
@@ -694,7 +701,7 @@ static void test_batch(int round) {
         pp[i] = pm[i], ap[i] = a[i], bp[i] = b[i], ep[i] = e[i], rp[0][i] = r[0][i], rp[1][i] = r[1][i];
     }
     SECRET(a, sizeof a), SECRET(b, sizeof b), SECRET(e, sizeof e);
-    tabai_status s0 = tabai_powmod_batch_with(&ref_kernel, CNT, rp[0], bp, ep, 64 * N, pp, N);
+    tabai_status s0 = tabai_powmod_batch_with(&ref_kernel, CNT, rp[0], bp, ep, 64 * N, pp, N, 1);
     tabai_status s1 = tabai_modmul_batch_with(&ref_kernel, CNT, rp[1], ap, bp, pp, N);
     PUBLIC(a, sizeof a), PUBLIC(b, sizeof b), PUBLIC(e, sizeof e), PUBLIC(r, sizeof r);
     for (int i = 0; i < CNT; i++) {

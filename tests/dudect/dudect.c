@@ -300,7 +300,7 @@ static void run_batch(target *t, uint64_t *in) {
         e[i] = in + 2 * BATCH * n + i * ne;
         m[i] = t->p;
     }
-    if (t->ebits) tabai_powmod_batch(BATCH, r, b, e, t->ebits, m, n);
+    if (t->ebits) tabai_powmod_batch(BATCH, r, b, e, t->ebits, m, n, 1);
     else tabai_modmul_batch(BATCH, r, a, b, m, n);
     sink = out[BATCH - 1][0];
 }

@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t s) {
         }
     }
     for (size_t i = 0; i < count; i++) fz_arm(r[i], n);
-    st = tabai_powmod_batch(count, rp, bp, ep, ebits, mp, n);
+    st = tabai_powmod_batch(count, rp, bp, ep, ebits, mp, n, 1 + (unsigned)(count & 1));
     if (!ok_b) {
         FZ_STATUS(st, TABAI_ERR_RANGE, "tabai_powmod_batch on an unreduced base");
         for (size_t i = 0; i < count; i++) FZ_CHECK(fz_untouched(r[i], n), "powmod_batch wrote on error");

@@ -1,4 +1,4 @@
-"""tabai.powmod_batch and tabai.RSAKey (issue 4) against the builtin pow, at the tier in use
+"""tabai.powmod_batch (1, 2 threads and every core) and tabai.RSAKey against the builtin pow, at the tier in use
 (the AVX-512 IFMA lanes at tier ifma, the scalar loop below it), and the PEM keys of
 data/keys read with `cryptography`."""
 
@@ -25,7 +25,10 @@ def test_powmod_batch_matches_pow(data, count):
     mods = [data.draw(odd_moduli(), label="m") for _ in range(count)]
     bases = [data.draw(st.integers(-(2**4300), 2**4300), label="b") for _ in mods]
     exps = [data.draw(st.integers(0, 2**300), label="e") for _ in mods]
-    assert tabai.powmod_batch(bases, exps, mods) == [pow(b, e, m) for b, e, m in zip(bases, exps, mods)]
+    want = [pow(b, e, m) for b, e, m in zip(bases, exps, mods)]
+    assert tabai.powmod_batch(bases, exps, mods) == want
+    assert tabai.powmod_batch(bases, exps, mods, threads=1) == want
+    assert tabai.powmod_batch(bases, exps, mods, threads=3) == want
 
 
 def test_powmod_batch_edges():
@@ -49,11 +52,17 @@ def test_powmod_batch_edges():
         (([1.0], [1], [7]), TypeError, "must be int"),
         ((1, [1], [7]), TypeError, "sequence of ints"),
         ((["3"], [1], [7]), TypeError, "must be int"),
+        (([1], [1], [7], 0), ValueError, "threads"),
     ],
 )
 def test_powmod_batch_errors(args, exc, text):
     with pytest.raises(exc, match=text):
         tabai.powmod_batch(*args)
+
+
+def raw_key(nums):
+    pub = nums.public_numbers
+    return tabai.RSAKey(pub.n, pub.e, nums.d, nums.p, nums.q, nums.dmp1, nums.dmq1, nums.iqmp)
 
 
 def pem_key(bits):
@@ -66,12 +75,16 @@ def pem_key(bits):
 def test_rsa_private_batch_pem_keys(bits):
     key = pem_key(bits)
     nums = key.private_numbers()
-    k = tabai.RSAKey(nums.p, nums.q, nums.dmp1, nums.dmq1, nums.iqmp)
+    k = raw_key(nums)
     n, e, d = nums.public_numbers.n, nums.public_numbers.e, nums.d
-    assert k.n == n and k.bits == bits
+    assert k.n == n and k.bits == bits and k.e == e
     msgs = [0, 1, 2, n - 1, n - 2] + [pow(3, i + 100, n) for i in range(12)]
     out = k.private_batch(msgs)
     assert out == [pow(c, d, n) for c in msgs]
+    assert k.private_batch(msgs, threads=1) == out == k.private_batch(msgs, threads=2)
+    pub = tabai.RSAPublicKey(n, e)
+    assert pub.public_batch(out) == msgs == pub.public_batch(out, threads=2)
+    assert k.public(out[5]) == msgs[5]
     assert all(pow(m, e, n) == c for m, c in zip(out, msgs))  # the public operation
     assert k.private(msgs[7]) == out[7]
 
@@ -83,7 +96,7 @@ def test_rsa_sign_matches_cryptography():
     padding = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.padding")
     key = pem_key(2048)
     nums = key.private_numbers()
-    k = tabai.RSAKey(nums.p, nums.q, nums.dmp1, nums.dmq1, nums.iqmp)
+    k = raw_key(nums)
     msg = b"tabai"
     sig = key.sign(msg, padding.PKCS1v15(), hashes.SHA256())
     h = hashes.Hash(hashes.SHA256())
@@ -94,24 +107,38 @@ def test_rsa_sign_matches_cryptography():
 
 
 def test_rsa_key_errors():
+    """Every check of the key setup raises ValueError naming it."""
     key = pem_key(2048)
     nums = key.private_numbers()
-    p, q, dp, dq, qi = nums.p, nums.q, nums.dmp1, nums.dmq1, nums.iqmp
-    with pytest.raises(ValueError, match="qinv"):
-        tabai.RSAKey(p, q, dp, dq, qi ^ 2)
-    with pytest.raises(ValueError, match="same bit length"):
-        tabai.RSAKey(p, q >> 1, dp, dq, qi)
-    with pytest.raises(ValueError, match="odd"):
-        tabai.RSAKey(p ^ 1, q, dp, dq, qi)
-    with pytest.raises(ValueError, match=">= 0"):
-        tabai.RSAKey(p, q, -dp, dq, qi)
+    n, e = nums.public_numbers.n, nums.public_numbers.e
+    args = dict(n=n, e=e, d=nums.d, p=nums.p, q=nums.q, dp=nums.dmp1, dq=nums.dmq1, qinv=nums.iqmp)
+    cases = [
+        (dict(qinv=nums.iqmp ^ 2), "qInv"),
+        (dict(dp=nums.dmp1 ^ 2), "dP"),
+        (dict(dq=nums.dmq1 ^ 2), "dQ"),
+        (dict(d=nums.d ^ 2), "d does not match"),
+        (dict(p=nums.p ^ 1), "p or q even"),
+        (dict(n=n ^ 4), r"p\*q != n"),
+        (dict(e=e + 1), "exponent even"),
+        (dict(e=1), "exponent even or < 3"),
+        (dict(n=2**1000 + 1), "1024..8192"),
+        (dict(dp=-1), "dp out of range"),
+        (dict(e=2**64 + 1), "below 2\\*\\*64"),
+    ]
+    for change, text in cases:
+        with pytest.raises(ValueError, match=text):
+            tabai.RSAKey(**{**args, **change})
     with pytest.raises(TypeError):
-        tabai.RSAKey(p, q, dp, dq, "1")
-    k = tabai.RSAKey(p, q, dp, dq, qi)
+        tabai.RSAKey(**{**args, "qinv": "1"})
+    k = tabai.RSAKey(**args)
     with pytest.raises(ValueError, match=r"\[0, n\)"):
-        k.private_batch([nums.public_numbers.n])
+        k.private_batch([n])
     with pytest.raises(ValueError, match=r"\[0, n\)"):
         k.private(-1)
+    with pytest.raises(ValueError, match="threads"):
+        k.private_batch([1], threads=0)
+    with pytest.raises(ValueError):
+        tabai.RSAPublicKey(n - 1, e)
 
 
 def limbs_of(vals, n):
