@@ -1,6 +1,7 @@
-# The shared library exports exactly the functions declared TABAI_API in include/tabai.h:
+# The shared library exports exactly the functions declared TABAI_API in the public headers
+# (HEADER: a list, include/tabai.h and include/tabai_ec.h):
 # every exported symbol starts with tabai_, none is missing, no internal kernel leaks.
-#   cmake -DNM=<nm> -DLIB=<libtabai.so> -DHEADER=<include/tabai.h> -P exports.cmake
+#   cmake -DNM=<nm> -DLIB=<libtabai.so> "-DHEADER=<tabai.h>;<tabai_ec.h>" -P exports.cmake
 execute_process(COMMAND ${NM} -D --defined-only ${LIB} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "${NM} -D --defined-only ${LIB} failed (${rc})")
@@ -21,8 +22,12 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 
-file(READ ${HEADER} header)
-string(REGEX MATCHALL "\nTABAI_API [^(]*\\(" decls "${header}")
+set(decls "")
+foreach(h IN LISTS HEADER)
+  file(READ ${h} header)
+  string(REGEX MATCHALL "\nTABAI_API [^(]*\\(" hdecls "${header}")
+  list(APPEND decls ${hdecls})
+endforeach()
 set(api "")
 foreach(d IN LISTS decls)
   string(REGEX REPLACE ".*[ *](tabai_[a-z0-9_]+)\\($" "\\1" name "${d}")
@@ -48,11 +53,11 @@ if(missing)
   set(fail 1)
 endif()
 if(extra)
-  message(SEND_ERROR "exported but not declared TABAI_API in tabai.h (internal symbols must be "
+  message(SEND_ERROR "exported but not declared TABAI_API in a public header (internal symbols must be "
     "hidden; .S files need .hidden): ${extra}")
   set(fail 1)
 endif()
 if(fail)
   message(FATAL_ERROR "export check failed")
 endif()
-message(STATUS "${n_exp} exported symbols, exactly the ${n_api} TABAI_API functions of tabai.h")
+message(STATUS "${n_exp} exported symbols, exactly the ${n_api} TABAI_API functions of the public headers")
