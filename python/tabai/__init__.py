@@ -22,6 +22,8 @@ Public names:
     cpu()                    CPU features, native tier and tier in use
     set_tier(name)           cap the dispatch tier of this process (like TABAI_CPU)
     MAX_BITS                 the largest modulus size, 8192 bits
+    ec                       elliptic curves: keys, ECDH, ECDSA, X25519, points (tabai.ec)
+    InvalidSignature         raised when a well-formed signature does not verify
 
 Errors: TypeError for a non-int argument, ValueError for a bad modulus or a missing
 inverse; never a crash. The command line tool is ``tabai bench`` (``python -m tabai``).
@@ -40,14 +42,18 @@ from ._core import (
     set_tier,
 )
 from ._core import c_version as _c_version
+from ._errors import InvalidSignature
+from . import ec
 
 __version__ = "0.1.0"
 __all__ = [
+    "InvalidSignature",
     "MAX_BITS",
     "Montgomery",
     "Ohta",
     "RSAKey",
     "cpu",
+    "ec",
     "powmod",
     "powmod_batch",
     "powmod_batch_limbs",
