@@ -71,6 +71,8 @@ typedef struct bench_ctx {
     tabai_tier tier_cap;   /* the tier in use at start (TABAI_CPU) */
     unsigned tier_mask;    /* bit t: --tiers selected tier t (all tiers <= cap by default) */
     double seconds;        /* budget per measurement */
+    const char *want_curves[16]; /* --curves: curve names (the curve suite), none = all */
+    size_t want_curve_count;
     /* private to the harness */
     const char *want_ops[BENCH_MAX_OPS];
     size_t want_op_count;
