@@ -38,6 +38,9 @@ OP_ORDER = ("mul", "sqr", "mont_mul", "mont_sqr", "ohta_mul", "modmul", "powmod"
 #: (GMP's mpz_mul + mpz_mod against tabai's Montgomery and Ohta products).
 REFERENCE_OPS = {"modmul": ("mont_mul", "ohta_mul")}
 
+#: Ops whose tables add a column "best/tabai": the fastest peer's ns / the fastest tabai ns.
+BEST_PEER_OPS = ("ec_mul_base", "ec_mul", "ecdh", "ecdsa_sign", "ecdsa_verify", "x25519")
+
 _PROGRESS = re.compile(r"^@progress\s+(\d+)\s+(\d+)\s*(.*)$")
 
 
@@ -386,6 +389,9 @@ def build_table(op: str, records: Sequence[Dict[str, Any]]) -> Tuple[str, List[s
     for s in peers:
         lab = series_label(s, impl_count)
         header += [f"{lab} ns", f"bound/{s[1]}" if s in own else f"{s[0]}/tabai"]
+    best_col = op in BEST_PEER_OPS and any(s[0] != "bound" for s in peers)
+    if best_col:
+        header += ["best/tabai"]
 
     body = []
     for rk in rows:
@@ -408,6 +414,11 @@ def build_table(op: str, records: Sequence[Dict[str, Any]]) -> Tuple[str, List[s
                 ref = _num(t.get("ns")) if t else None
             ratio = f"{ns / ref:.2f}" if ns is not None and ref else "-"
             line += [format_time(ns), ratio]
+        if best_col:
+            pns = [_num(cells[(rk, s)].get("ns")) for s in peers
+                   if s[0] != "bound" and (rk, s) in cells]
+            pns = [x for x in pns if x]
+            line += [f"{min(pns) / best:.2f}" if pns and best else "-"]
         body.append(line)
     return title, header, body
 
@@ -442,7 +453,10 @@ def format_report(data: Dict[str, Any], markdown: bool = False) -> str:
     parts.append(
         "ns: median wall time per operation; tsc: median TSC ticks per operation (TSC ticks "
         "are not core cycles); peer/tabai: peer ns / fastest tabai ns, > 1 means tabai is faster; "
-        "bound/K: the bound's ns / kernel K's ns, the share of its bound K reaches."
+        "bound/K: the bound's ns / kernel K's ns, the share of its bound K reaches; best/tabai "
+        "(curve ops): the fastest peer's ns / the fastest tabai ns. Curve ops: modulus = the "
+        "curve; impl cryptography and tabai kernel python are timed from Python (call overhead "
+        "included)."
     )
     return "\n\n".join(parts)
 
