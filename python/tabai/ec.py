@@ -257,7 +257,10 @@ def curve(name: Union[str, Curve]) -> Curve:
 
 
 def _curve_of_crypto(key: Any) -> Curve:
-    name = key.curve.name
+    curve_ = getattr(key, "curve", None)
+    if curve_ is None:
+        raise TypeError(f"expected a cryptography elliptic-curve key, got {type(key).__name__}")
+    name = curve_.name
     if name not in _BY_CRYPTO:
         raise ValueError(f"curve {name} is not supported by tabai.ec")
     return _BY_CRYPTO[name]

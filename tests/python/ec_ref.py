@@ -124,9 +124,14 @@ def cavp_dir() -> Optional[Path]:
 
 
 def read_rsp(path: Path):
-    """Sections of a NIST .rsp/.txt/.fax file: yields (section header, dict of KEY = value)
-    for each blank-line separated block with key/value lines."""
-    section = ""
+    """Blocks of a NIST .rsp/.txt/.fax file: yields (section, dict of KEY = value) for each
+    blank-line separated block of key/value lines; section is the last [header]. The dict's
+    "_curve" is the last curve named by a header ("[P-256]", "[P-256,SHA-256]",
+    "[EC - SHA256]": KAS files name curves EA..EE = P-192, P-224, P-256, P-384, P-521)."""
+    import re
+
+    kas = {"EA": "P-192", "EB": "P-224", "EC": "P-256", "ED": "P-384", "EE": "P-521"}
+    section, curve = "", ""
     block: Dict[str, str] = {}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -138,6 +143,11 @@ def read_rsp(path: Path):
                     yield section, block
                     block = {}
                 section = line[1:-1]
+                m = re.match(r"^([PKB]-\d+)", section)
+                if m:
+                    curve = m.group(1)
+                elif section[:2] in kas and (len(section) == 2 or section[2:5] == " - "):
+                    curve = kas[section[:2]]
                 continue
             if not line:
                 if block:
@@ -147,5 +157,6 @@ def read_rsp(path: Path):
             if "=" in line:
                 k, v = line.split("=", 1)
                 block[k.strip()] = v.strip()
+                block["_curve"] = curve
     if block:
         yield section, block
