@@ -81,8 +81,11 @@ def _hash_name(hash: Any) -> str:
     if not isinstance(name, str):
         raise TypeError(f"hash must be a name such as 'sha256' or a cryptography hash, not "
                         f"{type(hash).__name__}")
-    key = name.lower().replace("-", "").replace("/", "_")
-    key = key.replace("sha3", "sha3_").replace("sha3__", "sha3_")
+    key = name.lower().replace("/", "_")
+    if key.startswith("sha3-") or key.startswith("sha3_"):
+        key = "sha3_" + key[5:]
+    else:
+        key = key.replace("sha512-", "sha512_").replace("-", "")
     if key not in _HASHES:
         raise ValueError(f"unknown hash {name!r}; known: {', '.join(sorted(_HASHES))}")
     return key

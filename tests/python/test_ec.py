@@ -167,7 +167,8 @@ def test_cavp_sigver():
             continue
         hname = section.split(",")[1].lower().replace("-", "")
         if hname == "sha1":
-            continue  # no SHA-1 in tabai.ec        L = c.field_bytes
+            continue  # no SHA-1 in tabai.ec
+        L = c.field_bytes
         try:
             pk = ec.PublicKey.from_sec1(c, b"\x04" + int(b["Qx"], 16).to_bytes(L, "big") + int(b["Qy"], 16).to_bytes(L, "big"))
         except ValueError:
