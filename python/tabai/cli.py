@@ -95,6 +95,11 @@ def _report(data: dict, args: argparse.Namespace) -> int:
         mb_path = Path(args.plot).with_name(Path(args.plot).stem + "_mb.png")
         if plot_mb(data, mb_path):
             print(f"wrote {mb_path}")
+        from ._plot import plot_ec
+
+        ec_path = Path(args.plot).with_name(Path(args.plot).stem + "_ec.png")
+        if plot_ec(data, ec_path):
+            print(f"wrote {ec_path}")
     return 0
 
 

@@ -34,3 +34,18 @@ def test_python_peer_x25519_records():
         assert r["op"] == "x25519" and r["modulus"] == "X25519" and r["bits"] == 255
         assert r["ns"] > 0 and r["reps"] >= 5
         assert set(_bench.FIELDS) <= set(r)
+
+
+def test_plot_ec(tmp_path):
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    from tabai._plot import plot_ec
+
+    records = [rec("tabai", "bmi2", 100.0), rec("openssl", None, 150.0),
+               rec("tabai", "generic", 40.0, op="x25519", modulus="X25519"),
+               rec("openssl", None, 30.0, op="x25519", modulus="X25519")]
+    out = plot_ec({"meta": {}, "records": records}, tmp_path / "ec.png")
+    assert out is not None and out.stat().st_size > 1000
+    assert plot_ec({"meta": {}, "records": [rec("tabai", "bmi2", 1.0, op="powmod")]},
+                   tmp_path / "none.png") is None
