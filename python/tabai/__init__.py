@@ -42,8 +42,14 @@ from ._core import (
     set_tier,
 )
 from ._core import c_version as _c_version
-from ._errors import InvalidSignature
-from . import ec
+
+
+class InvalidSignature(Exception):
+    """A signature that does not verify (raised by the verify methods of tabai.ec and the
+    other signature schemes)."""
+
+
+from . import ec  # noqa: E402  (it uses InvalidSignature)
 
 __version__ = "0.1.0"
 __all__ = [

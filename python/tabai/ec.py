@@ -39,7 +39,7 @@ import os
 from typing import Any, Optional, Tuple, Union
 
 from . import _core
-from ._errors import InvalidSignature
+from . import InvalidSignature
 
 __all__ = [
     "Curve",
