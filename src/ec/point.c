@@ -1,0 +1,436 @@
+/* Field and point arithmetic of the short-Weierstrass curves: Montgomery arithmetic modulo p
+ * and q through the tier's fixed-size kernels, the complete projective formulas of Renes,
+ * Costello and Batina (2016), and the scalar multiplications (src/ec/README.md). */
+#include <pthread.h>
+
+#include "ec.h"
+#include "field.h"
+
+const tabai_ec_curve *tabai_ec_curve_get(tabai_curve c) {
+    for (size_t i = 0; i < TABAI_EC_NCURVES; i++)
+        if (tabai_ec_curves[i].id == c) return &tabai_ec_curves[i];
+    return NULL;
+}
+
+static void mod_bind(tabai_ec_mod *m, const tabai_kernels *k, size_t n, const uint64_t *mod,
+                     uint64_t minv, const uint64_t *rr, const uint64_t *one) {
+    size_t s = tabai_slot(n);
+    m->n = n;
+    m->m = mod;
+    m->minv = minv;
+    m->rr = rr;
+    m->one = one;
+    m->mul = k->mont_mul[s];
+    m->sqr = k->mont_sqr[s];
+    m->add = k->mod_add[s];
+    m->sub = k->mod_sub[s];
+}
+
+void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
+    const tabai_kernels *k = tabai_kernels_active();
+    x->c = c;
+    mod_bind(&x->fp, k, c->n, c->p, c->pinv, c->p_rr, c->p_one);
+    mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
+}
+
+/* r = a^e in Montgomery form for a public exponent e[n] (ebits bits): fixed 4-bit windows,
+ * the table read at public indices (the windows of e), so constant time in a. */
+void tabai_ec_pow(const tabai_ec_mod *m, uint64_t *r, const uint64_t *a, const uint64_t *e,
+                  size_t ebits) {
+    uint64_t t[16][TABAI_EC_LIMBS], acc[TABAI_EC_LIMBS];
+    size_t n = m->n;
+    memcpy(t[0], m->one, n * 8);
+    memcpy(t[1], a, n * 8);
+    for (int i = 2; i < 16; i++) fe_mul(m, t[i], t[i - 1], a);
+    size_t top = (ebits + 3) / 4;
+    memcpy(acc, m->one, n * 8);
+    for (size_t w = top; w-- > 0;) {
+        for (int j = 0; j < 4; j++) fe_sqr(m, acc, acc);
+        size_t pos = 4 * w;
+        unsigned d = (unsigned)((e[pos / 64] >> (pos % 64)) & 15);
+        if (d) fe_mul(m, acc, acc, t[d]); /* d is a digit of the public exponent */
+    }
+    memcpy(r, acc, n * 8);
+    tabai_wipe(t, sizeof t);
+    tabai_wipe(acc, sizeof acc);
+}
+
+/* ---- complete formulas (Renes, Costello, Batina, EUROCRYPT 2016) ---- */
+
+/* Algorithm 4 (a = -3) and Algorithm 7 (a = 0): r = p + q for any p, q (r may alias). */
+void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                           const tabai_ec_point *q) {
+    const tabai_ec_mod *m = &x->fp;
+    uint64_t t0[TABAI_EC_LIMBS], t1[TABAI_EC_LIMBS], t2[TABAI_EC_LIMBS], t3[TABAI_EC_LIMBS],
+        t4[TABAI_EC_LIMBS], X3[TABAI_EC_LIMBS], Y3[TABAI_EC_LIMBS], Z3[TABAI_EC_LIMBS];
+    fe_mul(m, t0, p->x, q->x);
+    fe_mul(m, t1, p->y, q->y);
+    fe_mul(m, t2, p->z, q->z);
+    fe_add(m, t3, p->x, p->y);
+    fe_add(m, t4, q->x, q->y);
+    fe_mul(m, t3, t3, t4);
+    fe_add(m, t4, t0, t1);
+    fe_sub(m, t3, t3, t4);
+    fe_add(m, t4, p->y, p->z);
+    fe_add(m, X3, q->y, q->z);
+    fe_mul(m, t4, t4, X3);
+    fe_add(m, X3, t1, t2);
+    fe_sub(m, t4, t4, X3);
+    fe_add(m, X3, p->x, p->z);
+    fe_add(m, Y3, q->x, q->z);
+    fe_mul(m, X3, X3, Y3);
+    fe_add(m, Y3, t0, t2);
+    fe_sub(m, Y3, X3, Y3);
+    if (!x->c->a_zero) { /* a = -3: Algorithm 4, steps 19-43 (public: the curve) */
+        const uint64_t *b = x->c->b_m;
+        fe_mul(m, Z3, b, t2);
+        fe_sub(m, X3, Y3, Z3);
+        fe_add(m, Z3, X3, X3);
+        fe_add(m, X3, X3, Z3);
+        fe_sub(m, Z3, t1, X3);
+        fe_add(m, X3, t1, X3);
+        fe_mul(m, Y3, b, Y3);
+        fe_add(m, t1, t2, t2);
+        fe_add(m, t2, t1, t2);
+        fe_sub(m, Y3, Y3, t2);
+        fe_sub(m, Y3, Y3, t0);
+        fe_add(m, t1, Y3, Y3);
+        fe_add(m, Y3, t1, Y3);
+        fe_add(m, t1, t0, t0);
+        fe_add(m, t0, t1, t0);
+        fe_sub(m, t0, t0, t2);
+        fe_mul(m, t1, t4, Y3);
+        fe_mul(m, t2, t0, Y3);
+        fe_mul(m, Y3, X3, Z3);
+        fe_add(m, Y3, Y3, t2);
+        fe_mul(m, X3, t3, X3);
+        fe_sub(m, X3, X3, t1);
+        fe_mul(m, Z3, t4, Z3);
+        fe_mul(m, t1, t3, t0);
+        fe_add(m, Z3, Z3, t1);
+    } else { /* a = 0: Algorithm 7, steps 19-33 */
+        const uint64_t *b3 = x->c->b3_m;
+        fe_add(m, X3, t0, t0);
+        fe_add(m, t0, X3, t0);
+        fe_mul(m, t2, b3, t2);
+        fe_add(m, Z3, t1, t2);
+        fe_sub(m, t1, t1, t2);
+        fe_mul(m, Y3, b3, Y3);
+        fe_mul(m, X3, t4, Y3);
+        fe_mul(m, t2, t3, t1);
+        fe_sub(m, X3, t2, X3);
+        fe_mul(m, Y3, Y3, t0);
+        fe_mul(m, t1, t1, Z3);
+        fe_add(m, Y3, t1, Y3);
+        fe_mul(m, t0, t0, t3);
+        fe_mul(m, Z3, Z3, t4);
+        fe_add(m, Z3, Z3, t0);
+    }
+    size_t n = m->n;
+    memcpy(r->x, X3, n * 8);
+    memcpy(r->y, Y3, n * 8);
+    memcpy(r->z, Z3, n * 8);
+}
+
+/* Algorithm 6 (a = -3) and Algorithm 9 (a = 0): r = 2 p (r may alias p). */
+void tabai_ec_point_dbl_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
+    const tabai_ec_mod *m = &x->fp;
+    uint64_t t0[TABAI_EC_LIMBS], t1[TABAI_EC_LIMBS], t2[TABAI_EC_LIMBS], t3[TABAI_EC_LIMBS],
+        X3[TABAI_EC_LIMBS], Y3[TABAI_EC_LIMBS], Z3[TABAI_EC_LIMBS];
+    if (!x->c->a_zero) {
+        const uint64_t *b = x->c->b_m;
+        fe_sqr(m, t0, p->x);
+        fe_sqr(m, t1, p->y);
+        fe_sqr(m, t2, p->z);
+        fe_mul(m, t3, p->x, p->y);
+        fe_add(m, t3, t3, t3);
+        fe_mul(m, Z3, p->x, p->z);
+        fe_add(m, Z3, Z3, Z3);
+        fe_mul(m, Y3, b, t2);
+        fe_sub(m, Y3, Y3, Z3);
+        fe_add(m, X3, Y3, Y3);
+        fe_add(m, Y3, X3, Y3);
+        fe_sub(m, X3, t1, Y3);
+        fe_add(m, Y3, t1, Y3);
+        fe_mul(m, Y3, X3, Y3);
+        fe_mul(m, X3, X3, t3);
+        fe_add(m, t3, t2, t2);
+        fe_add(m, t2, t2, t3);
+        fe_mul(m, Z3, b, Z3);
+        fe_sub(m, Z3, Z3, t2);
+        fe_sub(m, Z3, Z3, t0);
+        fe_add(m, t3, Z3, Z3);
+        fe_add(m, Z3, Z3, t3);
+        fe_add(m, t3, t0, t0);
+        fe_add(m, t0, t3, t0);
+        fe_sub(m, t0, t0, t2);
+        fe_mul(m, t0, t0, Z3);
+        fe_add(m, Y3, Y3, t0);
+        fe_mul(m, t0, p->y, p->z);
+        fe_add(m, t0, t0, t0);
+        fe_mul(m, Z3, t0, Z3);
+        fe_sub(m, X3, X3, Z3);
+        fe_mul(m, Z3, t0, t1);
+        fe_add(m, Z3, Z3, Z3);
+        fe_add(m, Z3, Z3, Z3);
+    } else {
+        const uint64_t *b3 = x->c->b3_m;
+        fe_sqr(m, t0, p->y);
+        fe_add(m, Z3, t0, t0);
+        fe_add(m, Z3, Z3, Z3);
+        fe_add(m, Z3, Z3, Z3);
+        fe_mul(m, t1, p->y, p->z);
+        fe_sqr(m, t2, p->z);
+        fe_mul(m, t2, b3, t2);
+        fe_mul(m, X3, t2, Z3);
+        fe_add(m, Y3, t0, t2);
+        fe_mul(m, Z3, t1, Z3);
+        fe_add(m, t1, t2, t2);
+        fe_add(m, t2, t1, t2);
+        fe_sub(m, t0, t0, t2);
+        fe_mul(m, Y3, t0, Y3);
+        fe_add(m, Y3, X3, Y3);
+        fe_mul(m, t1, p->x, p->y);
+        fe_mul(m, X3, t0, t1);
+        fe_add(m, X3, X3, X3);
+    }
+    size_t n = m->n;
+    memcpy(r->x, X3, n * 8);
+    memcpy(r->y, Y3, n * 8);
+    memcpy(r->z, Z3, n * 8);
+}
+
+static void point_inf(const tabai_ec_ctx *x, tabai_ec_point *r) {
+    memset(r, 0, sizeof *r);
+    memcpy(r->y, x->fp.one, x->fp.n * 8);
+}
+
+/* ---- signed windows (Booth recoding, w = 5: digits in [-16, 16]) ---- */
+#define EC_W 5
+#define EC_TAB 16 /* 2^(w-1) multiples 1..16 */
+
+/* Bit i of k[n] (0 above the top limb); i is public. */
+static inline uint64_t kbit(const uint64_t *k, size_t n, size_t i) {
+    return i / 64 < n ? (k[i / 64] >> (i % 64)) & 1 : 0;
+}
+
+/* Digit i: b(5i-1) + b(5i) + 2 b(5i+1) + 4 b(5i+2) + 8 b(5i+3) - 16 b(5i+4), as a sign
+ * mask and an absolute value, by arithmetic only (k is secret, i public). */
+static inline void booth_digit(const uint64_t *k, size_t n, size_t i, uint64_t *neg,
+                               uint64_t *abs) {
+    size_t pos = EC_W * i;
+    int64_t d = (int64_t)(pos ? kbit(k, n, pos - 1) : 0);
+    for (int j = 0; j < EC_W - 1; j++) d += (int64_t)(kbit(k, n, pos + (size_t)j) << j);
+    d -= (int64_t)(kbit(k, n, pos + EC_W - 1) << (EC_W - 1));
+    uint64_t s = (uint64_t)(d >> 63);
+    *neg = s & 1;
+    *abs = ((uint64_t)d ^ s) - s;
+}
+
+static inline size_t booth_windows(size_t qbits) { return qbits / EC_W + 1; }
+
+/* r = -r if neg (neg 0 or 1): y = p - y by masks (y = 0 stays 0 through the subtraction). */
+static void point_cneg(const tabai_ec_ctx *x, tabai_ec_point *r, uint64_t neg) {
+    uint64_t zero[TABAI_EC_LIMBS] = {0}, ny[TABAI_EC_LIMBS];
+    fe_sub(&x->fp, ny, zero, r->y);
+    tabai_cmov_n(r->y, neg, ny, r->y, x->fp.n);
+}
+
+/* r = tab[idx - 1] for 1 <= idx <= 16, infinity for idx = 0, by a scan of all 16 entries. */
+static void scan_proj(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *tab,
+                      uint64_t idx) {
+    size_t n = x->fp.n;
+    point_inf(x, r);
+    for (uint64_t j = 0; j < EC_TAB; j++) {
+        uint64_t msk = tabai_mask(tabai_eq(j + 1, idx));
+        for (size_t l = 0; l < n; l++) {
+            r->x[l] = (r->x[l] & ~msk) | (tab[j].x[l] & msk);
+            r->y[l] = (r->y[l] & ~msk) | (tab[j].y[l] & msk);
+            r->z[l] = (r->z[l] & ~msk) | (tab[j].z[l] & msk);
+        }
+    }
+}
+
+void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                     const tabai_ec_point *p) {
+    tabai_ec_point tab[EC_TAB], acc, t;
+    size_t n = x->fp.n;
+    tab[0] = *p;
+    tabai_ec_point_dbl_ct(x, &tab[1], p);
+    for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(x, &tab[j], &tab[j - 1], p);
+    size_t w = booth_windows(x->c->qbits);
+    uint64_t neg, abs;
+    booth_digit(k, n, w - 1, &neg, &abs);
+    scan_proj(x, &acc, tab, abs);
+    point_cneg(x, &acc, neg);
+    for (size_t i = w - 1; i-- > 0;) {
+        for (int j = 0; j < EC_W; j++) tabai_ec_point_dbl_ct(x, &acc, &acc);
+        booth_digit(k, n, i, &neg, &abs);
+        scan_proj(x, &t, tab, abs);
+        point_cneg(x, &t, neg);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(tab, sizeof tab);
+    tabai_wipe(&acc, sizeof acc);
+    tabai_wipe(&t, sizeof t);
+    neg = abs = 0;
+}
+
+/* ---- the generator's table: window i holds j 2^(5i) G, j = 1..16, affine (x, y) in
+ * Montgomery form, n limbs each; built once per process at first use. ---- */
+#define WIN(bits) ((bits) / EC_W + 1)
+static uint64_t tab_p256[WIN(256) * EC_TAB * 2 * 4];
+static uint64_t tab_p384[WIN(384) * EC_TAB * 2 * 6];
+static uint64_t tab_p521[WIN(521) * EC_TAB * 2 * 9];
+static uint64_t tab_k256[WIN(256) * EC_TAB * 2 * 4];
+static uint64_t *const base_tabs[TABAI_EC_NCURVES] = {tab_p256, tab_p384, tab_p521, tab_k256};
+static pthread_once_t base_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                     PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+
+static void base_build(size_t ci) {
+    const tabai_ec_curve *c = &tabai_ec_curves[ci];
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    size_t n = c->n, w = booth_windows(c->qbits);
+    uint64_t *out = base_tabs[ci];
+    tabai_ec_point b, pts[EC_TAB];
+    memset(&b, 0, sizeof b);
+    memcpy(b.x, c->gx_m, n * 8);
+    memcpy(b.y, c->gy_m, n * 8);
+    memcpy(b.z, c->p_one, n * 8);
+    for (size_t i = 0; i < w; i++) {
+        pts[0] = b;
+        tabai_ec_point_dbl_ct(&x, &pts[1], &b);
+        for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(&x, &pts[j], &pts[j - 1], &b);
+        tabai_ec_point_dbl_ct(&x, &b, &pts[EC_TAB - 1]); /* 32 b: the next window's base */
+        /* to affine with one inversion (Montgomery's trick); no Z is 0 (j 2^(5i) < q's
+         * multiples never vanish: q is a prime above 16 and 2) */
+        uint64_t pre[EC_TAB][TABAI_EC_LIMBS], inv[TABAI_EC_LIMBS], zi[TABAI_EC_LIMBS];
+        memcpy(pre[0], pts[0].z, n * 8);
+        for (int j = 1; j < EC_TAB; j++) fe_mul(&x.fp, pre[j], pre[j - 1], pts[j].z);
+        tabai_ec_pow(&x.fp, inv, pre[EC_TAB - 1], c->p_minus2, c->pbits);
+        for (int j = EC_TAB - 1; j >= 0; j--) {
+            if (j > 0) {
+                fe_mul(&x.fp, zi, inv, pre[j - 1]);
+                fe_mul(&x.fp, inv, inv, pts[j].z);
+            } else {
+                memcpy(zi, inv, n * 8);
+            }
+            uint64_t *e = out + ((i * EC_TAB + (size_t)j) * 2) * n;
+            fe_mul(&x.fp, e, pts[j].x, zi);
+            fe_mul(&x.fp, e + n, pts[j].y, zi);
+        }
+    }
+}
+static void base_build0(void) { base_build(0); }
+static void base_build1(void) { base_build(1); }
+static void base_build2(void) { base_build(2); }
+static void base_build3(void) { base_build(3); }
+static void (*const base_builders[TABAI_EC_NCURVES])(void) = {base_build0, base_build1,
+                                                              base_build2, base_build3};
+
+static const uint64_t *base_table(const tabai_ec_curve *c) {
+    size_t ci = (size_t)(c - tabai_ec_curves);
+    pthread_once(&base_once[ci], base_builders[ci]);
+    return base_tabs[ci];
+}
+
+void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    const uint64_t *tab = base_table(x->c);
+    size_t n = x->fp.n, w = booth_windows(x->c->qbits);
+    tabai_ec_point acc, t;
+    point_inf(x, &acc);
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; i < w; i++) {
+        uint64_t neg, abs;
+        booth_digit(k, n, i, &neg, &abs);
+        const uint64_t *row = tab + i * EC_TAB * 2 * n;
+        memset(t.x, 0, n * 8);
+        memset(t.y, 0, n * 8);
+        for (uint64_t j = 0; j < EC_TAB; j++) { /* masked scan of the whole row */
+            uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
+            const uint64_t *e = row + j * 2 * n;
+            for (size_t l = 0; l < n; l++) {
+                t.x[l] |= e[l] & msk;
+                t.y[l] |= e[n + l] & msk;
+            }
+        }
+        uint64_t zero = tabai_eq(abs, 0); /* digit 0: infinity (0 : 1 : 0) */
+        for (size_t l = 0; l < n; l++) t.z[l] = x->fp.one[l] & ~tabai_mask(zero);
+        tabai_cmov_n(t.y, zero, x->fp.one, t.y, n);
+        point_cneg(x, &t, neg);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(&acc, sizeof acc);
+    tabai_wipe(&t, sizeof t);
+}
+
+/* ---- verification: u1 G by the table at public digits, u2 P by a width-5 NAF ---- */
+void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
+                           const uint64_t *u2, const tabai_ec_point *p) {
+    const uint64_t *tab = base_table(x->c);
+    size_t n = x->fp.n, w = booth_windows(x->c->qbits);
+    tabai_ec_point acc, t;
+    /* u2 P: odd multiples P, 3P, ..., 15P; NAF digits of width 5 */
+    tabai_ec_point odd[8], p2;
+    odd[0] = *p;
+    tabai_ec_point_dbl_ct(x, &p2, p);
+    for (int j = 1; j < 8; j++) tabai_ec_point_add_ct(x, &odd[j], &odd[j - 1], &p2);
+    int8_t naf[TABAI_EC_LIMBS * 64 + 2];
+    uint64_t k[TABAI_EC_LIMBS + 1] = {0};
+    memcpy(k, u2, n * 8);
+    size_t len = 0;
+    for (;;) {
+        int nz = 0;
+        for (size_t l = 0; l <= n; l++) nz |= k[l] != 0;
+        if (!nz) break;
+        int d = 0;
+        if (k[0] & 1) {
+            d = (int)(k[0] & 31);
+            if (d >= 16) d -= 32;
+            uint64_t bw = 0, cy = 0;
+            if (d > 0) {
+                bw = tabai_sbb(&k[0], k[0], (uint64_t)d, 0);
+                for (size_t l = 1; l <= n && bw; l++) bw = tabai_sbb(&k[l], k[l], 0, bw);
+            } else {
+                cy = tabai_adc(&k[0], k[0], (uint64_t)(-d), 0);
+                for (size_t l = 1; l <= n && cy; l++) cy = tabai_adc(&k[l], k[l], 0, cy);
+            }
+        }
+        naf[len++] = (int8_t)d;
+        for (size_t l = 0; l < n; l++) k[l] = (k[l] >> 1) | (k[l + 1] << 63);
+        k[n] >>= 1;
+    }
+    int started = 0;
+    for (size_t i = len; i-- > 0;) {
+        if (started) tabai_ec_point_dbl_ct(x, &acc, &acc);
+        int d = naf[i];
+        if (d) {
+            t = odd[(d > 0 ? d : -d) / 2];
+            if (d < 0) point_cneg(x, &t, 1);
+            if (started) {
+                tabai_ec_point_add_ct(x, &acc, &acc, &t);
+            } else {
+                acc = t;
+                started = 1;
+            }
+        }
+    }
+    if (!started) point_inf(x, &acc);
+    /* u1 G: one table entry a window, skipped at digit 0 */
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; i < w; i++) {
+        uint64_t neg, abs;
+        booth_digit(u1, n, i, &neg, &abs);
+        if (!abs) continue;
+        const uint64_t *e = tab + (i * EC_TAB + abs - 1) * 2 * n;
+        memcpy(t.x, e, n * 8);
+        memcpy(t.y, e + n, n * 8);
+        memcpy(t.z, x->fp.one, n * 8);
+        if (neg) point_cneg(x, &t, 1);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+    }
+    *r = acc;
+}

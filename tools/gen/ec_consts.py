@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Curve constants of src/ec (the short-Weierstrass curves of tabai_ec.h).
+
+The parameters are the published ones (FIPS 186-5 / NIST SP 800-186 section 3.2.1 for P-256,
+P-384, P-521; SEC 2 v2 section 2.4.1 for secp256k1). Everything else (Montgomery constants,
+R^2, the curve constants in Montgomery form, the exponents of inversion and square root) is
+derived here, and each curve is checked: p and n prime (Miller-Rabin), p = 3 mod 4, G on the
+curve, n G = infinity, the NIST primes' special forms.
+
+    python3 tools/gen/ec_consts.py --out src/ec/curves.c
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from moduli import is_probable_prime  # noqa: E402 (the generators' one Miller-Rabin)
+
+CURVES = [
+    dict(
+        ident="P256", name="P-256",
+        p=2**256 - 2**224 + 2**192 + 2**96 - 1,
+        a=-3,
+        b=0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B,
+        gx=0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
+        gy=0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5,
+        n=0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551,
+    ),
+    dict(
+        ident="P384", name="P-384",
+        p=2**384 - 2**128 - 2**96 + 2**32 - 1,
+        a=-3,
+        b=0, gx=0, gy=0, n=0,  # below, in 32-bit groups as the standard prints them
+    ),
+    dict(
+        ident="P521", name="P-521",
+        p=2**521 - 1,
+        a=-3,
+        b=0, gx=0, gy=0, n=0,  # below
+    ),
+    dict(
+        ident="SECP256K1", name="secp256k1",
+        p=2**256 - 2**32 - 977,
+        a=0,
+        b=7,
+        gx=0x79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798,
+        gy=0x483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8,
+        n=0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141,
+    ),
+]
+
+
+def h(*parts):
+    """An integer from hex groups (the standards print long constants in 32-bit groups)."""
+    return int("".join(parts), 16)
+
+
+CURVES[1].update(
+    b=h("B3312FA7", "E23EE7E4", "988E056B", "E3F82D19", "181D9C6E", "FE814112",
+        "0314088F", "5013875A", "C656398D", "8A2ED19D", "2A85C8ED", "D3EC2AEF"),
+    gx=h("AA87CA22", "BE8B0537", "8EB1C71E", "F320AD74", "6E1D3B62", "8BA79B98",
+         "59F741E0", "82542A38", "5502F25D", "BF55296C", "3A545E38", "72760AB7"),
+    gy=h("3617DE4A", "96262C6F", "5D9E98BF", "9292DC29", "F8F41DBD", "289A147C",
+         "E9DA3113", "B5F0B8C0", "0A60B1CE", "1D7E819D", "7A431D7C", "90EA0E5F"),
+    n=h("FFFFFFFF", "FFFFFFFF", "FFFFFFFF", "FFFFFFFF", "FFFFFFFF", "FFFFFFFF",
+        "C7634D81", "F4372DDF", "581A0DB2", "48B0A77A", "ECEC196A", "CCC52973"),
+)
+CURVES[2].update(
+    b=h("0051", "953EB961", "8E1C9A1F", "929A21A0", "B68540EE", "A2DA725B", "99B315F3",
+        "B8B48991", "8EF109E1", "56193951", "EC7E937B", "1652C0BD", "3BB1BF07", "3573DF88",
+        "3D2C34F1", "EF451FD4", "6B503F00"),
+    gx=h("00C6", "858E06B7", "0404E9CD", "9E3ECB66", "2395B442", "9C648139", "053FB521",
+         "F828AF60", "6B4D3DBA", "A14B5E77", "EFE75928", "FE1DC127", "A2FFA8DE", "3348B3C1",
+         "856A429B", "F97E7E31", "C2E5BD66"),
+    gy=h("0118", "39296A78", "9A3BC004", "5C8A5FB4", "2C7D1BD9", "98F54449", "579B4468",
+         "17AFBD17", "273E662C", "97EE7299", "5EF42640", "C550B901", "3FAD0761", "353C7086",
+         "A272C240", "88BE9476", "9FD16650"),
+    n=h("01FF", "FFFFFFFF", "FFFFFFFF", "FFFFFFFF", "FFFFFFFF", "FFFFFFFF", "FFFFFFFF",
+        "FFFFFFFF", "FFFFFFFA", "51868783", "BF2F966B", "7FCC0148", "F709A5D0", "3BB5C9B8",
+        "899C47AE", "BB6FB71E", "91386409"),
+)
+
+
+def ec_add(P, Q, a, p):
+    """Affine addition with None for infinity (the check of n G only)."""
+    if P is None:
+        return Q
+    if Q is None:
+        return P
+    (x1, y1), (x2, y2) = P, Q
+    if x1 == x2 and (y1 + y2) % p == 0:
+        return None
+    if P == Q:
+        lam = (3 * x1 * x1 + a) * pow(2 * y1, -1, p) % p
+    else:
+        lam = (y2 - y1) * pow(x2 - x1, -1, p) % p
+    x3 = (lam * lam - x1 - x2) % p
+    return x3, (lam * (x1 - x3) - y1) % p
+
+
+def ec_mul(k, P, a, p):
+    R = None
+    for bit in bin(k)[2:]:
+        R = ec_add(R, R, a, p)
+        if bit == "1":
+            R = ec_add(R, P, a, p)
+    return R
+
+
+def check(c):
+    p, n, a, b = c["p"], c["n"], c["a"] % c["p"], c["b"]
+    G = (c["gx"], c["gy"])
+    assert is_probable_prime(p) and is_probable_prime(n), c["name"]
+    assert p % 4 == 3, c["name"]
+    assert (G[1] ** 2 - G[0] ** 3 - a * G[0] - b) % p == 0, c["name"] + ": G not on the curve"
+    assert ec_mul(n, G, a, p) is None, c["name"] + ": n G != infinity"
+    assert (4 * a**3 + 27 * b * b) % p != 0
+    assert n < p < 2 * n, c["name"]  # x mod n is one conditional subtraction
+
+
+def limbs(x, nl):
+    assert 0 <= x < 2 ** (64 * nl)
+    return [(x >> (64 * i)) & (2**64 - 1) for i in range(nl)]
+
+
+def arr(x, nl, width=9):
+    v = limbs(x, nl) + [0] * (width - nl)
+    items = ["0x%016xu" % w for w in v]
+    lines, line = [], "{"
+    for i, it in enumerate(items):
+        piece = it + ("," if i + 1 < len(items) else "}")
+        if len(line) + len(piece) + 1 > 86:
+            lines.append(line)
+            line = "      " + piece
+        else:
+            line = line + ("" if line == "{" else " ") + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def render():
+    out = []
+    cmd = "python3 tools/gen/ec_consts.py --out src/ec/curves.c"
+    out.append("/* Generated by `%s`: do not edit." % cmd)
+    out.append(" * The curves of tabai_ec.h: the published parameters (FIPS 186-5 / SP 800-186,")
+    out.append(" * SEC 2) and the constants derived from them (Montgomery form, R = 2^(64 n)). */")
+    out.append('#include "ec.h"')
+    out.append("")
+    out.append("const tabai_ec_curve tabai_ec_curves[TABAI_EC_NCURVES] = {")
+    for idx, c in enumerate(CURVES):
+        check(c)
+        p, n = c["p"], c["n"]
+        nl = (p.bit_length() + 63) // 64
+        assert (n.bit_length() + 63) // 64 == nl
+        R = 2 ** (64 * nl)
+        a = c["a"] % p
+        fields = [
+            ("id", "TABAI_CURVE_%s" % c["ident"]),
+            ("name", '"%s"' % c["name"]),
+            ("n", str(nl)),
+            ("bytes", str((p.bit_length() + 7) // 8)),
+            ("pbits", str(p.bit_length())),
+            ("qbits", str(n.bit_length())),
+            ("a_zero", "1" if a == 0 else "0"),
+            ("p", arr(p, nl)),
+            ("pinv", "0x%016xu" % ((-pow(p, -1, 2**64)) % 2**64)),
+            ("p_rr", arr(R * R % p, nl)),
+            ("p_one", arr(R % p, nl)),
+            ("p_minus2", arr(p - 2, nl)),
+            ("p_sqrt", arr((p + 1) // 4, nl)),
+            ("a", arr(a, nl)),
+            ("b", arr(c["b"], nl)),
+            ("gx", arr(c["gx"], nl)),
+            ("gy", arr(c["gy"], nl)),
+            ("b_m", arr(c["b"] * R % p, nl)),
+            ("b3_m", arr(3 * c["b"] * R % p, nl)),
+            ("gx_m", arr(c["gx"] * R % p, nl)),
+            ("gy_m", arr(c["gy"] * R % p, nl)),
+            ("q", arr(n, nl)),
+            ("qinv", "0x%016xu" % ((-pow(n, -1, 2**64)) % 2**64)),
+            ("q_rr", arr(R * R % n, nl)),
+            ("q_one", arr(R % n, nl)),
+            ("q_minus2", arr(n - 2, nl)),
+            ("q_half", arr(n // 2, nl)),
+        ]
+        out.append("    [%d] = {" % idx)
+        for k, v in fields:
+            out.append("        .%s = %s," % (k, v.replace("\n", "\n        ")))
+        out.append("    },")
+    out.append("};")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    text = render()
+    with open(args.out, "w") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
