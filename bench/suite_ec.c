@@ -88,7 +88,6 @@ static void bench_x25519(bench_ctx *c) {
     EVP_PKEY_free(pk);
 }
 
-#ifdef TABAI_HAVE_EC_WEIERSTRASS
 /* --------------------------------------------------------------- short Weierstrass -- */
 typedef struct curve_info {
     tabai_curve id;
@@ -419,15 +418,12 @@ static void bench_curve_op(bench_ctx *c, const curve_info *cv, int op) {
     bench_measure(c, &cs, im, cnt);
     teardown(&a);
 }
-#endif /* TABAI_HAVE_EC_WEIERSTRASS */
 
 void bench_suite_ec(bench_ctx *c) {
-#ifdef TABAI_HAVE_EC_WEIERSTRASS
     for (int op = 0; op < OP_COUNT; op++) {
         if (!bench_op(c, op_names[op])) continue;
         for (size_t i = 0; i < sizeof curves / sizeof curves[0]; i++)
             if (curve_wanted(c, curves[i].name)) bench_curve_op(c, &curves[i], op);
     }
-#endif
     if (bench_op(c, "x25519")) bench_x25519(c);
 }

@@ -857,8 +857,6 @@ dp < p, dq < q). The key setup is variable time in p and q; the operations are c
 // Elliptic curves (include/tabai_ec.h): byte strings in and out; the Python module
 // tabai/ec.py builds the cryptography-shaped API on these. Sizes are checked here, so a
 // wrong length is a ValueError naming the argument; the C library validates the values.
-// TABAI_HAVE_EC_WEIERSTRASS (python/CMakeLists.txt) is set when the library has the
-// short-Weierstrass curves (src/ec beyond X25519); without them only X25519 is bound.
 // ---------------------------------------------------------------------------------------
 static tabai_curve ec_curve_arg(int c, size_t *L, size_t *Ln) {
     size_t l = tabai_ec_field_bytes((tabai_curve)c);
@@ -890,7 +888,6 @@ struct Wiped {
     uint8_t *data() { return v.data(); }
 };
 
-#ifdef TABAI_HAVE_EC_WEIERSTRASS
 static int ec_curve_parse(const std::string &name) { return tabai_curve_parse(name.c_str()); }
 
 static nb::tuple ec_params(int c) {
@@ -1030,8 +1027,6 @@ static nb::bytes ec_point_add(int c, nb::bytes a, nb::bytes b) {
     return mkbytes(out.data(), out.size());
 }
 
-#endif // TABAI_HAVE_EC_WEIERSTRASS
-
 static nb::bytes x25519_fn(nb::bytes k, nb::bytes u) {
     ec_len(k, 32, "x25519", "k");
     ec_len(u, 32, "x25519", "u");
@@ -1072,7 +1067,6 @@ static nb::tuple x25519_keypair_fn() {
 }
 
 static void def_ec(nb::module_ &m) {
-#ifdef TABAI_HAVE_EC_WEIERSTRASS
     m.def("ec_curve_parse", &ec_curve_parse, "name"_a,
           "Curve id of a name (tabai_curve_parse: P-256, secp256r1, prime256v1, P-384, "
           "secp384r1, P-521, secp521r1, secp256k1; case-insensitive), -1 if unknown.");
@@ -1108,7 +1102,6 @@ static void def_ec(nb::module_ &m) {
     m.def("ec_point_add", &ec_point_add, "curve"_a, "a"_a, "b"_a,
           "P + Q of two SEC1 points (b'\\x00' for infinity) by complete formulas: 1 + 2L "
           "bytes, all zero for infinity. Raises ValueError for an invalid point.");
-#endif
     m.def("x25519", &x25519_fn, "k"_a, "u"_a,
           "X25519(k, u) of RFC 7748: k and u 32 bytes little-endian (k clamped, u's top bit "
           "ignored); 32 bytes. Raises ValueError for wrong lengths or an all-zero result. "

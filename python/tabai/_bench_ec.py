@@ -87,7 +87,7 @@ def _cases(op: str, curve: str):
         if ta.exchange(tb) != a.exchange(bp):
             raise RuntimeError("x25519: tabai and cryptography disagree")
         return (lambda: ta.exchange(tb)), (lambda: a.exchange(bp)), "X25519PrivateKey.exchange"
-    if op == "x25519" or not ec.HAVE_CURVES:
+    if op == "x25519":
         return None
     cc = getattr(cec, _CRYPTO[curve])()
     key, peer = cec.generate_private_key(cc), cec.generate_private_key(cc)

@@ -176,8 +176,7 @@ class Ohta:
 # ---- elliptic curves (include/tabai_ec.h); the public API is tabai.ec ----
 # Byte strings in and out: L = field bytes, Ln = scalar bytes of the curve id (1 P-256,
 # 2 P-384, 3 P-521, 4 secp256k1). ValueError for wrong lengths and invalid values, OSError
-# when the random generator fails. The curve functions exist when the library was built with
-# the short-Weierstrass curves (tabai.ec.HAVE_CURVES).
+# when the random generator fails.
 
 def ec_curve_parse(name: str) -> int:
     """Curve id of a name (case-insensitive), -1 if unknown."""

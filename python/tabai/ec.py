@@ -230,16 +230,11 @@ class Point:
         return f"<Point of {self.curve.name} x={self.x:#x} y={self.y:#x}>"
 
 
-#: True when the C library has the short-Weierstrass curves (always, in a complete build).
-HAVE_CURVES = hasattr(_core, "ec_params")
-if HAVE_CURVES:
-    P256 = Curve(1, "secp256r1")
-    P384 = Curve(2, "secp384r1")
-    P521 = Curve(3, "secp521r1")
-    SECP256K1 = Curve(4, "secp256k1")
-    _BY_ID = {c.id: c for c in (P256, P384, P521, SECP256K1)}
-else:  # pragma: no cover - a library built without src/ec's curves
-    _BY_ID = {}
+P256 = Curve(1, "secp256r1")
+P384 = Curve(2, "secp384r1")
+P521 = Curve(3, "secp521r1")
+SECP256K1 = Curve(4, "secp256k1")
+_BY_ID = {c.id: c for c in (P256, P384, P521, SECP256K1)}
 _BY_CRYPTO = {c._crypto_name: c for c in _BY_ID.values()}
 
 
@@ -250,8 +245,6 @@ def curve(name: Union[str, Curve]) -> Curve:
         return name
     if not isinstance(name, str):
         raise TypeError(f"curve name must be a str, not {type(name).__name__}")
-    if not HAVE_CURVES:  # pragma: no cover
-        raise ValueError("this build of tabai has no short-Weierstrass curves (X25519 only)")
     cid = _core.ec_curve_parse(name)
     if cid < 0:
         raise ValueError(f"unknown curve {name!r}; known: P-256 (secp256r1, prime256v1), "
