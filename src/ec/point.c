@@ -30,6 +30,11 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     const tabai_kernels *k = tabai_kernels_active();
     x->c = c;
     mod_bind(&x->fp, k, c->n, c->p, c->pinv, c->p_rr, c->p_one);
+    int bmi2 = k->tier >= TABAI_TIER_BMI2; /* the tiers above bmi2 keep its product kernels */
+    if (c->form == TABAI_EC_FORM_MERSENNE) {
+        x->fp.mul = bmi2 ? tabai_ec_p521_mul_bmi2 : tabai_ec_p521_mul_generic;
+        x->fp.sqr = bmi2 ? tabai_ec_p521_sqr_bmi2 : tabai_ec_p521_sqr_generic;
+    }
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
 }
 

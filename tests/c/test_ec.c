@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec/ec.h"
 #include "tabai_ec.h"
 #include "testutil.h"
 
@@ -58,6 +59,49 @@ static void oct_full(const EC_GROUP *g, const EC_POINT *p, size_t L, uint8_t *ou
 }
 
 static const char *cname;
+
+/* The field and scalar products of the tier (Montgomery, or the special-form reductions on
+ * plain residues) against GMP on every operand class (0, 1, p-1, p-2, R mod p, near p,
+ * p/2, runs, edge limbs, uniform), in place too. */
+static void test_field(tabai_curve cv) {
+    const tabai_ec_curve *c = tabai_ec_curve_get(cv);
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    size_t n = c->n;
+    mpz_t P, A, B, Z, Ri;
+    mpz_inits(P, A, B, Z, Ri, NULL);
+    for (int f = 0; f < 2; f++) {
+        const tabai_ec_mod *m = f ? &x.fq : &x.fp;
+        int plain = !f && c->form != TABAI_EC_FORM_MONT;
+        tu_to_mpz(P, m->m, n);
+        mpz_set_ui(Ri, 1);
+        if (!plain) {
+            mpz_mul_2exp(Ri, Ri, 64 * n);
+            mpz_invert(Ri, Ri, P);
+        }
+        size_t iters = tu_iters(4);
+        for (int ca = 0; ca < TU_OP_COUNT; ca++)
+            for (int cb = 0; cb < TU_OP_COUNT; cb++)
+                for (size_t it = 0; it < iters; it++) {
+                    uint64_t a[TABAI_EC_LIMBS] = {0}, b[TABAI_EC_LIMBS] = {0}, r[TABAI_EC_LIMBS];
+                    tu_operand(a, m->m, n, ca);
+                    tu_operand(b, m->m, n, cb);
+                    tu_to_mpz(A, a, n), tu_to_mpz(B, b, n);
+                    mpz_mul(Z, A, B), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                    m->mul(r, a, b, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), f ? "scalar mul" : "field mul", n,
+                             TU_V("a", a, n), TU_V("b", b, n));
+                    memcpy(r, a, sizeof r);
+                    m->mul(r, r, b, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), "field mul in place", n, TU_V("a", a, n));
+                    mpz_mul(Z, A, A), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                    m->sqr(r, a, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), f ? "scalar sqr" : "field sqr", n,
+                             TU_V("a", a, n));
+                }
+    }
+    mpz_clears(P, A, B, Z, Ri, NULL);
+}
 
 static void test_params(const curve_case *cc, const EC_GROUP *g, size_t L) {
     uint8_t p[66], a[66], b[66], gx[66], gy[66], n[66], t[66];
@@ -521,6 +565,7 @@ int main(int argc, char **argv) {
         size_t L = (size_t)(EC_GROUP_get_degree(g) + 7) / 8;
         cname = tabai_curve_name(cc->c);
         tu_note("curve %s", cname);
+        test_field(cc->c);
         test_params(cc, g, L);
         test_mul(cc, g, L);
         test_add(cc, g, L);
