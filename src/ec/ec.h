@@ -88,7 +88,8 @@ void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k
                      const tabai_ec_point *p);
 /* r = k G by the precomputed table, constant time in k (k[n] < 2^qbits). */
 void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k);
-/* r = u1 G + u2 P, variable time. */
+/* r = u1 G + u2 P in Jacobian coordinates (x = X/Z^2, y = Y/Z^3; infinity Z = 0), for P
+ * with Z = 1; variable time (public inputs only). */
 void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                            const uint64_t *u2, const tabai_ec_point *p);
 
