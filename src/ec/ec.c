@@ -473,7 +473,7 @@ tabai_status tabai_ecdsa_verify_digest_vartime(tabai_curve cv, const uint8_t *pk
     size_t n = c->n, Ln = scalar_bytes(c);
     tabai_ec_point Q, R;
     if (!point_parse(&x, &Q, pk, pk_len, 0)) return TABAI_ERR_POINT;
-    uint64_t r[L9] = {0}, s[L9] = {0}, e[L9], w[L9], u1[L9], u2[L9], ax[L9];
+    uint64_t r[L9] = {0}, s[L9] = {0}, e[L9], w[L9], u1[L9], u2[L9];
     tabai_from_bytes(r, n, sig, Ln);
     tabai_from_bytes(s, n, sig + Ln, Ln);
     if (!scalar_in_range_vartime(c, r) || !scalar_in_range_vartime(c, s))
@@ -486,9 +486,21 @@ tabai_status tabai_ecdsa_verify_digest_vartime(tabai_curve cv, const uint8_t *pk
     fe_mul(q, u1, e, w);                          /* e s^-1 */
     fe_mul(q, u2, r, w);                          /* r s^-1 */
     tabai_ec_mul2_vartime(&x, &R, u1, u2, &Q);
-    if (!point_affine(&x, ax, NULL, &R)) return TABAI_ERR_SIGNATURE;
-    reduce_once(c, ax);
-    return fe_eq(ax, r, n) ? TABAI_OK : TABAI_ERR_SIGNATURE;
+    const tabai_ec_mod *fp = &x.fp;
+    if (fe_is_zero(R.z, n)) return TABAI_ERR_SIGNATURE;
+    /* x(R) mod q == r without an inversion: X == r Z^2, or (r + q) Z^2 when r + q < p
+     * (x < p < 2q, so x mod q = r means x = r or x = r + q) */
+    uint64_t zz[L9], t[L9], rq[L9] = {0};
+    fe_sqr(fp, zz, R.z);
+    fe_mul(fp, t, r, fp->rr);
+    fe_mul(fp, t, t, zz);
+    if (fe_eq(t, R.x, n)) return TABAI_OK;
+    uint64_t cy = 0;
+    for (size_t i = 0; i < n; i++) cy = tabai_adc(&rq[i], r[i], c->q[i], cy);
+    if (cy || !tabai_lt_n(rq, c->p, n)) return TABAI_ERR_SIGNATURE;
+    fe_mul(fp, t, rq, fp->rr);
+    fe_mul(fp, t, t, zz);
+    return fe_eq(t, R.x, n) ? TABAI_OK : TABAI_ERR_SIGNATURE;
 }
 
 /* ---- point arithmetic ---- */

@@ -10,6 +10,13 @@
 #define TABAI_EC_NCURVES 4
 #define TABAI_EC_LIMBS 9 /* P-521: 9 limbs */
 
+/* How field elements are held: Montgomery form, or plain residues for the primes whose
+ * special form gives a cheaper reduction after the tier's product kernel (special.c). */
+typedef enum tabai_ec_form {
+    TABAI_EC_FORM_MONT = 0,
+    TABAI_EC_FORM_MERSENNE = 1 /* p = 2^521 - 1 */
+} tabai_ec_form;
+
 /* One curve y^2 = x^3 + a x + b over F_p, generator G of prime order q (called n in the
  * standards; here n is the limb count). Limb arrays hold n limbs, zero above. */
 typedef struct tabai_ec_curve {
@@ -19,6 +26,8 @@ typedef struct tabai_ec_curve {
     size_t bytes;  /* L = Ln: bytes of a field element and of a scalar */
     size_t pbits, qbits;
     int a_zero;    /* 1: a = 0 (secp256k1); 0: a = -3 (the NIST curves) */
+    tabai_ec_form form; /* the field's representation; "_m" constants are in it */
+    /* p_rr, p_one: R^2 and R mod p of the field's form (1 and 1 for the plain forms) */
     uint64_t p[TABAI_EC_LIMBS], pinv, p_rr[TABAI_EC_LIMBS], p_one[TABAI_EC_LIMBS];
     uint64_t p_minus2[TABAI_EC_LIMBS], p_sqrt[TABAI_EC_LIMBS]; /* p - 2, (p + 1) / 4 */
     uint64_t a[TABAI_EC_LIMBS], b[TABAI_EC_LIMBS], gx[TABAI_EC_LIMBS], gy[TABAI_EC_LIMBS];
@@ -58,6 +67,18 @@ typedef struct tabai_ec_ctx {
 
 void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c);
 
+/* The special-form field products (special.c), with the kernel signatures (p, pinv and n are
+ * ignored): r = a b mod p, r = a^2 mod p for plain residues a, b < p; r may alias. */
+void tabai_ec_p521_mul_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               const uint64_t *p, uint64_t pinv, size_t n);
+void tabai_ec_p521_sqr_generic(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
+                               size_t n);
+void tabai_ec_p521_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                            uint64_t pinv, size_t n);
+void tabai_ec_p521_sqr_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
+                            size_t n);
+
+
 /* Points (constant time unless named _vartime). */
 void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                            const tabai_ec_point *q);
@@ -67,7 +88,8 @@ void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k
                      const tabai_ec_point *p);
 /* r = k G by the precomputed table, constant time in k (k[n] < 2^qbits). */
 void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k);
-/* r = u1 G + u2 P, variable time. */
+/* r = u1 G + u2 P in Jacobian coordinates (x = X/Z^2, y = Y/Z^3; infinity Z = 0), for P
+ * with Z = 1; variable time (public inputs only). */
 void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                            const uint64_t *u2, const tabai_ec_point *p);
 

@@ -30,6 +30,11 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     const tabai_kernels *k = tabai_kernels_active();
     x->c = c;
     mod_bind(&x->fp, k, c->n, c->p, c->pinv, c->p_rr, c->p_one);
+    int bmi2 = k->tier >= TABAI_TIER_BMI2; /* the tiers above bmi2 keep its product kernels */
+    if (c->form == TABAI_EC_FORM_MERSENNE) {
+        x->fp.mul = bmi2 ? tabai_ec_p521_mul_bmi2 : tabai_ec_p521_mul_generic;
+        x->fp.sqr = bmi2 ? tabai_ec_p521_sqr_bmi2 : tabai_ec_p521_sqr_generic;
+    }
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
 }
 
@@ -367,17 +372,148 @@ void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64
     tabai_wipe(&t, sizeof t);
 }
 
-/* ---- verification: u1 G by the table at public digits, u2 P by a width-5 NAF ---- */
+/* ---- verification (public data, variable time): Jacobian coordinates (x = X/Z^2,
+ * y = Y/Z^3, infinity Z = 0) with the cheaper incomplete formulas of the Explicit-Formulas
+ * Database and their exceptions decided by branches: dbl-2001-b (a = -3), dbl-2009-l
+ * (a = 0), add-2007-bl, madd-2007-bl. ---- */
+static void jdbl_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
+    const tabai_ec_mod *m = &x->fp;
+    size_t n = m->n;
+    if (fe_is_zero(p->z, n)) {
+        *r = *p;
+        return;
+    }
+    uint64_t a[TABAI_EC_LIMBS], b[TABAI_EC_LIMBS], c[TABAI_EC_LIMBS], d[TABAI_EC_LIMBS],
+        e[TABAI_EC_LIMBS], t[TABAI_EC_LIMBS];
+    if (!x->c->a_zero) { /* dbl-2001-b: 3M + 5S */
+        fe_sqr(m, a, p->z);         /* delta */
+        fe_sqr(m, b, p->y);         /* gamma */
+        fe_mul(m, c, p->x, b);      /* beta */
+        fe_sub(m, d, p->x, a);
+        fe_add(m, e, p->x, a);
+        fe_mul(m, d, d, e);
+        fe_add(m, e, d, d);
+        fe_add(m, d, e, d);         /* alpha = 3 (X - delta)(X + delta) */
+        fe_add(m, t, p->y, p->z);
+        fe_sqr(m, t, t);
+        fe_sub(m, t, t, b);
+        fe_sub(m, r->z, t, a);      /* Z3 = (Y + Z)^2 - gamma - delta */
+        fe_add(m, c, c, c);
+        fe_add(m, c, c, c);         /* 4 beta */
+        fe_sqr(m, t, d);
+        fe_sub(m, t, t, c);
+        fe_sub(m, r->x, t, c);      /* X3 = alpha^2 - 8 beta */
+        fe_sub(m, c, c, r->x);
+        fe_mul(m, c, d, c);
+        fe_sqr(m, b, b);
+        fe_add(m, b, b, b);
+        fe_add(m, b, b, b);
+        fe_add(m, b, b, b);         /* 8 gamma^2 */
+        fe_sub(m, r->y, c, b);      /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+    } else { /* dbl-2009-l: 2M + 5S */
+        fe_sqr(m, a, p->x);         /* A */
+        fe_sqr(m, b, p->y);         /* B */
+        fe_sqr(m, c, b);            /* C */
+        fe_add(m, d, p->x, b);
+        fe_sqr(m, d, d);
+        fe_sub(m, d, d, a);
+        fe_sub(m, d, d, c);
+        fe_add(m, d, d, d);         /* D */
+        fe_add(m, e, a, a);
+        fe_add(m, e, e, a);         /* E = 3A */
+        fe_mul(m, t, p->y, p->z);
+        fe_add(m, r->z, t, t);      /* Z3 = 2 Y Z */
+        fe_sqr(m, t, e);            /* F */
+        fe_sub(m, t, t, d);
+        fe_sub(m, r->x, t, d);      /* X3 = F - 2D */
+        fe_sub(m, d, d, r->x);
+        fe_mul(m, d, e, d);
+        fe_add(m, c, c, c);
+        fe_add(m, c, c, c);
+        fe_add(m, c, c, c);
+        fe_sub(m, r->y, d, c);      /* Y3 = E (D - X3) - 8C */
+    }
+}
+
+/* r = p + q; q affine (its Z ignored) when q_affine. */
+static void jadd_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                         const tabai_ec_point *q, int q_affine) {
+    const tabai_ec_mod *m = &x->fp;
+    size_t n = m->n;
+    if (fe_is_zero(p->z, n)) {
+        *r = *q;
+        if (q_affine) memcpy(r->z, m->one, n * 8);
+        return;
+    }
+    if (!q_affine && fe_is_zero(q->z, n)) {
+        *r = *p;
+        return;
+    }
+    uint64_t z1z1[TABAI_EC_LIMBS], z2z2[TABAI_EC_LIMBS], u1[TABAI_EC_LIMBS], u2[TABAI_EC_LIMBS],
+        s1[TABAI_EC_LIMBS], s2[TABAI_EC_LIMBS], h[TABAI_EC_LIMBS], i[TABAI_EC_LIMBS],
+        j[TABAI_EC_LIMBS], rr[TABAI_EC_LIMBS], v[TABAI_EC_LIMBS], t[TABAI_EC_LIMBS];
+    fe_sqr(m, z1z1, p->z);
+    fe_mul(m, u2, q->x, z1z1);
+    fe_mul(m, s2, q->y, p->z);
+    fe_mul(m, s2, s2, z1z1);
+    if (q_affine) {
+        memcpy(u1, p->x, n * 8);
+        memcpy(s1, p->y, n * 8);
+    } else {
+        fe_sqr(m, z2z2, q->z);
+        fe_mul(m, u1, p->x, z2z2);
+        fe_mul(m, s1, p->y, q->z);
+        fe_mul(m, s1, s1, z2z2);
+    }
+    fe_sub(m, h, u2, u1);
+    fe_sub(m, rr, s2, s1);
+    if (fe_is_zero(h, n)) {
+        if (fe_is_zero(rr, n)) {
+            jdbl_vartime(x, r, p);
+        } else {
+            memset(r, 0, sizeof *r);
+            memcpy(r->y, m->one, n * 8);
+        }
+        return;
+    }
+    fe_add(m, rr, rr, rr);          /* r = 2 (S2 - S1) */
+    fe_add(m, i, h, h);
+    fe_sqr(m, i, i);                /* I = (2H)^2 */
+    fe_mul(m, j, h, i);             /* J = H I */
+    fe_mul(m, v, u1, i);            /* V = U1 I */
+    /* Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H, or 2 Z1 H for an affine q */
+    if (q_affine) {
+        fe_mul(m, t, p->z, h);
+        fe_add(m, r->z, t, t);
+    } else {
+        fe_add(m, t, p->z, q->z);
+        fe_sqr(m, t, t);
+        fe_sub(m, t, t, z1z1);
+        fe_sub(m, t, t, z2z2);
+        fe_mul(m, r->z, t, h);
+    }
+    fe_sqr(m, t, rr);
+    fe_sub(m, t, t, j);
+    fe_sub(m, t, t, v);
+    fe_sub(m, r->x, t, v);          /* X3 = r^2 - J - 2V */
+    fe_sub(m, t, v, r->x);
+    fe_mul(m, t, rr, t);
+    fe_mul(m, s1, s1, j);
+    fe_add(m, s1, s1, s1);
+    fe_sub(m, r->y, t, s1);         /* Y3 = r (V - X3) - 2 S1 J */
+}
+
+/* r = u1 G + u2 P (Jacobian), variable time: u1 G by the generator's table at public digits
+ * (mixed additions, no doublings), u2 P by a width-5 NAF over P, 3P, ..., 15P. */
 void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                            const uint64_t *u2, const tabai_ec_point *p) {
     const uint64_t *tab = base_table(x->c);
     size_t n = x->fp.n, w = booth_windows(x->c->qbits);
     tabai_ec_point acc, t;
-    /* u2 P: odd multiples P, 3P, ..., 15P; NAF digits of width 5 */
     tabai_ec_point odd[8], p2;
-    odd[0] = *p;
-    tabai_ec_point_dbl_ct(x, &p2, p);
-    for (int j = 1; j < 8; j++) tabai_ec_point_add_ct(x, &odd[j], &odd[j - 1], &p2);
+    odd[0] = *p; /* Z = 1 from the decoder: Jacobian and projective agree */
+    jdbl_vartime(x, &p2, p);
+    for (int j = 1; j < 8; j++) jadd_vartime(x, &odd[j], &odd[j - 1], &p2, 0);
     int8_t naf[TABAI_EC_LIMBS * 64 + 2];
     uint64_t k[TABAI_EC_LIMBS + 1] = {0};
     memcpy(k, u2, n * 8);
@@ -390,37 +526,30 @@ void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint6
         if (k[0] & 1) {
             d = (int)(k[0] & 31);
             if (d >= 16) d -= 32;
-            uint64_t bw = 0, cy = 0;
+            uint64_t c = 0;
             if (d > 0) {
-                bw = tabai_sbb(&k[0], k[0], (uint64_t)d, 0);
-                for (size_t l = 1; l <= n && bw; l++) bw = tabai_sbb(&k[l], k[l], 0, bw);
+                c = tabai_sbb(&k[0], k[0], (uint64_t)d, 0);
+                for (size_t l = 1; l <= n && c; l++) c = tabai_sbb(&k[l], k[l], 0, c);
             } else {
-                cy = tabai_adc(&k[0], k[0], (uint64_t)(-d), 0);
-                for (size_t l = 1; l <= n && cy; l++) cy = tabai_adc(&k[l], k[l], 0, cy);
+                c = tabai_adc(&k[0], k[0], (uint64_t)(-d), 0);
+                for (size_t l = 1; l <= n && c; l++) c = tabai_adc(&k[l], k[l], 0, c);
             }
         }
         naf[len++] = (int8_t)d;
         for (size_t l = 0; l < n; l++) k[l] = (k[l] >> 1) | (k[l + 1] << 63);
         k[n] >>= 1;
     }
-    int started = 0;
+    memset(&acc, 0, sizeof acc);
+    memcpy(acc.y, x->fp.one, n * 8);
     for (size_t i = len; i-- > 0;) {
-        if (started) tabai_ec_point_dbl_ct(x, &acc, &acc);
+        jdbl_vartime(x, &acc, &acc);
         int d = naf[i];
         if (d) {
             t = odd[(d > 0 ? d : -d) / 2];
             if (d < 0) point_cneg(x, &t, 1);
-            if (started) {
-                tabai_ec_point_add_ct(x, &acc, &acc, &t);
-            } else {
-                acc = t;
-                started = 1;
-            }
+            jadd_vartime(x, &acc, &acc, &t, 0);
         }
     }
-    if (!started) point_inf(x, &acc);
-    /* u1 G: one table entry a window, skipped at digit 0 */
-    memset(&t, 0, sizeof t);
     for (size_t i = 0; i < w; i++) {
         uint64_t neg, abs;
         booth_digit(u1, n, i, &neg, &abs);
@@ -428,9 +557,8 @@ void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint6
         const uint64_t *e = tab + (i * EC_TAB + abs - 1) * 2 * n;
         memcpy(t.x, e, n * 8);
         memcpy(t.y, e + n, n * 8);
-        memcpy(t.z, x->fp.one, n * 8);
         if (neg) point_cneg(x, &t, 1);
-        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+        jadd_vartime(x, &acc, &acc, &t, 1);
     }
     *r = acc;
 }

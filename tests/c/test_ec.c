@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec/ec.h"
+#include "ec/field.h"
 #include "tabai_ec.h"
 #include "testutil.h"
 
@@ -58,6 +60,120 @@ static void oct_full(const EC_GROUP *g, const EC_POINT *p, size_t L, uint8_t *ou
 }
 
 static const char *cname;
+
+/* The field and scalar products of the tier (Montgomery, or the special-form reductions on
+ * plain residues) against GMP on every operand class (0, 1, p-1, p-2, R mod p, near p,
+ * p/2, runs, edge limbs, uniform), in place too. */
+static void test_field(tabai_curve cv) {
+    const tabai_ec_curve *c = tabai_ec_curve_get(cv);
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    size_t n = c->n;
+    mpz_t P, A, B, Z, Ri;
+    mpz_inits(P, A, B, Z, Ri, NULL);
+    for (int f = 0; f < 2; f++) {
+        const tabai_ec_mod *m = f ? &x.fq : &x.fp;
+        int plain = !f && c->form != TABAI_EC_FORM_MONT;
+        tu_to_mpz(P, m->m, n);
+        mpz_set_ui(Ri, 1);
+        if (!plain) {
+            mpz_mul_2exp(Ri, Ri, 64 * n);
+            mpz_invert(Ri, Ri, P);
+        }
+        size_t iters = tu_iters(4);
+        for (int ca = 0; ca < TU_OP_COUNT; ca++)
+            for (int cb = 0; cb < TU_OP_COUNT; cb++)
+                for (size_t it = 0; it < iters; it++) {
+                    uint64_t a[TABAI_EC_LIMBS] = {0}, b[TABAI_EC_LIMBS] = {0}, r[TABAI_EC_LIMBS];
+                    tu_operand(a, m->m, n, ca);
+                    tu_operand(b, m->m, n, cb);
+                    tu_to_mpz(A, a, n), tu_to_mpz(B, b, n);
+                    mpz_mul(Z, A, B), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                    m->mul(r, a, b, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), f ? "scalar mul" : "field mul", n,
+                             TU_V("a", a, n), TU_V("b", b, n));
+                    memcpy(r, a, sizeof r);
+                    m->mul(r, r, b, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), "field mul in place", n, TU_V("a", a, n));
+                    mpz_mul(Z, A, A), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                    m->sqr(r, a, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), f ? "scalar sqr" : "field sqr", n,
+                             TU_V("a", a, n));
+                }
+    }
+    mpz_clears(P, A, B, Z, Ri, NULL);
+}
+
+/* The verification's u1 G + u2 Q (Jacobian, variable time) against EC_POINT_mul, with the
+ * exceptions of its incomplete formulas: Q = G and Q = -G (the table entry meets the
+ * accumulator), u1 or u2 of 0, 1, n-1, and random. */
+static void test_mul2(tabai_curve cv, const EC_GROUP *g, size_t L) {
+    const tabai_ec_curve *c = tabai_ec_curve_get(cv);
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    size_t n = c->n;
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    BIGNUM *U1 = BN_new(), *U2 = BN_new(), *K = BN_new();
+    EC_POINT *Q = EC_POINT_new(g), *R = EC_POINT_new(g);
+    size_t iters = tu_iters(6);
+    for (size_t it = 0; it < iters * 5; it++) {
+        int kind = (int)(it % 5);
+        if (kind == 0) EC_POINT_copy(Q, EC_GROUP_get0_generator(g));
+        else if (kind == 1) {
+            EC_POINT_copy(Q, EC_GROUP_get0_generator(g));
+            EC_POINT_invert(g, Q, bnctx);
+        } else {
+            BN_rand_range(K, N);
+            EC_POINT_mul(g, Q, K, NULL, NULL, bnctx);
+            if (EC_POINT_is_at_infinity(g, Q)) continue;
+        }
+        for (int e = 0; e < 4; e++) {
+            BN_rand_range(U1, N);
+            BN_rand_range(U2, N);
+            if (e == 1) BN_zero(U1);
+            if (e == 2) BN_copy(U2, U1); /* with Q = +-G: u1 G meets +-u2 G */
+            if (e == 3) BN_sub(U2, N, BN_value_one());
+            EC_POINT_mul(g, R, U1, Q, U2, bnctx);
+            uint8_t want[MAXB], got[MAXB], enc[MAXB], buf[66];
+            oct_full(g, R, L, want);
+            size_t el = oct(g, Q, 0, enc);
+            uint64_t u1[TABAI_EC_LIMBS] = {0}, u2[TABAI_EC_LIMBS] = {0};
+            BN_bn2binpad(U1, buf, (int)L);
+            tabai_from_bytes(u1, n, buf, L);
+            BN_bn2binpad(U2, buf, (int)L);
+            tabai_from_bytes(u2, n, buf, L);
+            /* Q into the field form with Z = 1 (decoded by our own check first) */
+            uint64_t qx[TABAI_EC_LIMBS] = {0}, qy[TABAI_EC_LIMBS] = {0};
+            tabai_from_bytes(qx, n, enc + 1, L);
+            tabai_from_bytes(qy, n, enc + 1 + L, L);
+            (void)el;
+            tabai_ec_point P, J;
+            memset(&P, 0, sizeof P);
+            fe_mul(&x.fp, P.x, qx, x.fp.rr);
+            fe_mul(&x.fp, P.y, qy, x.fp.rr);
+            memcpy(P.z, x.fp.one, n * 8);
+            tabai_ec_mul2_vartime(&x, &J, u1, u2, &P);
+            memset(got, 0, sizeof got);
+            if (!fe_is_zero(J.z, n)) {
+                uint64_t zi[TABAI_EC_LIMBS], z2[TABAI_EC_LIMBS], one[TABAI_EC_LIMBS] = {1};
+                tabai_ec_pow(&x.fp, zi, J.z, c->p_minus2, c->pbits);
+                fe_sqr(&x.fp, z2, zi);
+                fe_mul(&x.fp, qx, J.x, z2);
+                fe_mul(&x.fp, z2, z2, zi);
+                fe_mul(&x.fp, qy, J.y, z2);
+                fe_mul(&x.fp, qx, qx, one);
+                fe_mul(&x.fp, qy, qy, one);
+                got[0] = 4;
+                tabai_to_bytes(got + 1, L, qx, n);
+                tabai_to_bytes(got + 1 + L, L, qy, n);
+            }
+            TU_CHECK(!memcmp(got, want, 1 + 2 * L), "u1 G + u2 Q (vartime)", (size_t)kind,
+                     TU_V("u1", u1, n), TU_V("u2", u2, n));
+        }
+    }
+    BN_free(U1), BN_free(U2), BN_free(K);
+    EC_POINT_free(Q), EC_POINT_free(R);
+}
 
 static void test_params(const curve_case *cc, const EC_GROUP *g, size_t L) {
     uint8_t p[66], a[66], b[66], gx[66], gy[66], n[66], t[66];
@@ -521,7 +637,9 @@ int main(int argc, char **argv) {
         size_t L = (size_t)(EC_GROUP_get_degree(g) + 7) / 8;
         cname = tabai_curve_name(cc->c);
         tu_note("curve %s", cname);
+        test_field(cc->c);
         test_params(cc, g, L);
+        test_mul2(cc->c, g, L);
         test_mul(cc, g, L);
         test_add(cc, g, L);
         test_ecdh(cc, g, L);
