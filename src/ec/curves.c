@@ -4,6 +4,9 @@
  * (R = 2^(64 n)) or plain (the special primes: R = 1), scalars in Montgomery form. */
 #include "ec.h"
 
+/* secp256k1's GLV split leaves |k1|, |k2| below 2^129 (checked by the generator) */
+_Static_assert(TABAI_EC_GLV_BITS == 129, "regenerate src/ec/curves.c");
+
 const tabai_ec_curve tabai_ec_curves[TABAI_EC_NCURVES] = {
     [0] = {
         .id = TABAI_CURVE_P256,
@@ -266,6 +269,25 @@ const tabai_ec_curve tabai_ec_curves[TABAI_EC_NCURVES] = {
               0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u,
               0x0000000000000000u, 0x0000000000000000u},
         .q_half = {0xdfe92f46681b20a0u, 0x5d576e7357a4501du, 0xffffffffffffffffu, 0x7fffffffffffffffu,
+              0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u,
+              0x0000000000000000u, 0x0000000000000000u},
+        .glv = 1,
+        .beta_m = {0x58a4361c8e81894eu, 0x03fde1631c4b80afu, 0xf8e98978d02e3905u, 0x7a4a36aebcbb3d53u,
+              0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u,
+              0x0000000000000000u, 0x0000000000000000u},
+        .lam_m = {0xf07deb3dc9926c9eu, 0x2c93e7ad83c6944cu, 0x73a9660652697d91u, 0x532840178558d639u,
+              0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u,
+              0x0000000000000000u, 0x0000000000000000u},
+        .mb1_m = {0xc50468d00ad9263cu, 0x1b1c8205faa6ed42u, 0x1571b4ae8ac47f71u, 0x221208ac9df506c6u,
+              0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u,
+              0x0000000000000000u, 0x0000000000000000u},
+        .mb2_m = {0x0cac5e506a144696u, 0x1e8a8dc5f3ba5939u, 0x176cdf65ba244fceu, 0xc25575eb8e173580u,
+              0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u,
+              0x0000000000000000u, 0x0000000000000000u},
+        .g1 = {0xe893209a45dbb031u, 0x3daa8a1471e8ca7fu, 0xe86c90e49284eb15u, 0x3086d221a7d46bcdu,
+              0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u,
+              0x0000000000000000u, 0x0000000000000000u},
+        .g2 = {0x1571b4ae8ac47f71u, 0x221208ac9df506c6u, 0x6f547fa90abfe4c4u, 0xe4437ed6010e8828u,
               0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u,
               0x0000000000000000u, 0x0000000000000000u},
     },

@@ -2,8 +2,9 @@
  * (SEC 1 v2 3.3.1), ECDSA (FIPS 186-5 6.4, nonces by RFC 6979) and point arithmetic. */
 #include <errno.h>
 #include <pthread.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <sys/random.h>
@@ -295,36 +296,57 @@ static void reduce_once(const tabai_ec_curve *c, uint64_t *r) {
     tabai_cmov_n(r, bw, r, t, c->n);
 }
 
-static const EVP_MD *hash_md(tabai_hash h) {
+/* OpenSSL's name of a hash. */
+static const char *hash_name(tabai_hash h) {
     switch (h) {
-    case TABAI_HASH_SHA224: return EVP_sha224();
-    case TABAI_HASH_SHA256: return EVP_sha256();
-    case TABAI_HASH_SHA384: return EVP_sha384();
-    case TABAI_HASH_SHA512: return EVP_sha512();
-    case TABAI_HASH_SHA512_224: return EVP_sha512_224();
-    case TABAI_HASH_SHA512_256: return EVP_sha512_256();
-    case TABAI_HASH_SHA3_224: return EVP_sha3_224();
-    case TABAI_HASH_SHA3_256: return EVP_sha3_256();
-    case TABAI_HASH_SHA3_384: return EVP_sha3_384();
-    case TABAI_HASH_SHA3_512: return EVP_sha3_512();
+    case TABAI_HASH_SHA224: return "SHA2-224";
+    case TABAI_HASH_SHA256: return "SHA2-256";
+    case TABAI_HASH_SHA384: return "SHA2-384";
+    case TABAI_HASH_SHA512: return "SHA2-512";
+    case TABAI_HASH_SHA512_224: return "SHA2-512/224";
+    case TABAI_HASH_SHA512_256: return "SHA2-512/256";
+    case TABAI_HASH_SHA3_224: return "SHA3-224";
+    case TABAI_HASH_SHA3_256: return "SHA3-256";
+    case TABAI_HASH_SHA3_384: return "SHA3-384";
+    case TABAI_HASH_SHA3_512: return "SHA3-512";
     }
     return NULL;
 }
 
-/* RFC 6979 3.2 HMAC_DRBG state; HMAC is OpenSSL's HMAC() over a message assembled in buf
+/* RFC 6979 3.2 HMAC_DRBG state; HMAC is OpenSSL's (EVP_MAC "HMAC", fetched once per
+ * process, one context per signature) over a message assembled in buf
  * (V || sep || int2octets(x) || bits2octets(h1) || extra: at most 64 + 1 + 2 * 66 + extra). */
 typedef struct drbg {
-    const EVP_MD *md;
+    EVP_MAC_CTX *mac;
     size_t hlen;
     uint8_t K[64], V[64];
     uint8_t *buf;
 } drbg;
 
-/* out = HMAC_K(msg[len]). Returns 1 on success. */
+static EVP_MAC *hmac_alg;
+static pthread_once_t hmac_once = PTHREAD_ONCE_INIT;
+static void hmac_fetch(void) { hmac_alg = EVP_MAC_fetch(NULL, "HMAC", NULL); }
+
+/* A context for HMAC with hash h: the digest set by a first init (OpenSSL 3.0 sets the key
+ * of an init before its parameters, so every later init carries the key alone). */
+static int drbg_open(drbg *g, const char *digest) {
+    pthread_once(&hmac_once, hmac_fetch);
+    if (!hmac_alg || !(g->mac = EVP_MAC_CTX_new(hmac_alg))) return 0;
+    OSSL_PARAM ps[2];
+    ps[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest, 0);
+    ps[1] = OSSL_PARAM_construct_end();
+    if (!EVP_MAC_init(g->mac, g->K, sizeof g->K, ps)) return 0;
+    g->hlen = EVP_MAC_CTX_get_mac_size(g->mac);
+    return g->hlen >= 1 && g->hlen <= 64;
+}
+
+/* out = HMAC_K(msg[len]) (out may be V). Returns 1 on success. */
 static int drbg_hmac(drbg *g, uint8_t *out, const uint8_t *msg, size_t len) {
-    unsigned ol = 0;
+    size_t ol = 0;
     uint8_t t[EVP_MAX_MD_SIZE];
-    if (!HMAC(g->md, g->K, (int)g->hlen, msg, len, t, &ol) || ol != g->hlen) return 0;
+    if (!EVP_MAC_init(g->mac, g->K, g->hlen, NULL) || !EVP_MAC_update(g->mac, msg, len) ||
+        !EVP_MAC_final(g->mac, t, &ol, sizeof t) || ol != g->hlen)
+        return 0;
     memcpy(out, t, g->hlen);
     tabai_wipe(t, sizeof t);
     return 1;
@@ -415,12 +437,8 @@ tabai_status tabai_ecdsa_sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t
     const tabai_ec_curve *c = tabai_ec_curve_get(cv);
     if (!c) return TABAI_ERR_CURVE;
     if (!sig || !sk || (!digest && digest_len) || (!extra && extra_len)) return TABAI_ERR_NULL;
-    drbg g;
-    memset(&g, 0, sizeof g);
-    g.md = hash_md(h);
-    if (!g.md) return TABAI_ERR_KERNEL;
-    g.hlen = (size_t)EVP_MD_get_size(g.md);
-    if (g.hlen < 1 || g.hlen > 64) return TABAI_ERR_KERNEL;
+    const char *hn = hash_name(h);
+    if (!hn) return TABAI_ERR_KERNEL;
     tabai_ec_ctx x;
     tabai_ec_ctx_init(&x, c);
     size_t n = c->n, Ln = scalar_bytes(c);
@@ -429,12 +447,17 @@ tabai_status tabai_ecdsa_sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t
         tabai_wipe(d, sizeof d);
         return TABAI_ERR_SCALAR;
     }
+    drbg g;
+    memset(&g, 0, sizeof g);
     uint8_t small[64 + 1 + 2 * 66 + 128], xo[72], ho[72];
     size_t blen = 64 + 1 + 2 * 66 + extra_len;
     g.buf = blen <= sizeof small ? small : malloc(blen);
-    if (!g.buf) {
+    if (!g.buf || !drbg_open(&g, hn)) {
+        tabai_status st = g.buf ? TABAI_ERR_KERNEL : TABAI_ERR_ALLOC;
+        if (g.buf && g.buf != small) free(g.buf);
+        EVP_MAC_CTX_free(g.mac);
         tabai_wipe(d, sizeof d);
-        return TABAI_ERR_ALLOC;
+        return st;
     }
     /* RFC 6979 3.2 a-f: h1 = digest; V = 0x01 0x01 ..., K = 0x00 0x00 ...; two steps */
     bits2int(c, e, digest, digest_len);
@@ -449,6 +472,7 @@ tabai_status tabai_ecdsa_sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t
         if (st == TABAI_ERR_FAULT) st = TABAI_ERR_KERNEL; /* the HMAC failed */
     }
     if (g.buf != small) free(g.buf);
+    EVP_MAC_CTX_free(g.mac);
     tabai_wipe(&g, sizeof g);
     tabai_wipe(small, sizeof small);
     tabai_wipe(xo, sizeof xo);

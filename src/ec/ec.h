@@ -9,6 +9,7 @@
 
 #define TABAI_EC_NCURVES 4
 #define TABAI_EC_LIMBS 9 /* P-521: 9 limbs */
+#define TABAI_EC_GLV_BITS 129 /* the bound of the GLV halves (tools/gen/ec_consts.py) */
 
 /* How field elements are held: Montgomery form, or plain residues for the primes whose
  * special form gives a cheaper reduction after the tier's product kernel (special.c). */
@@ -35,6 +36,12 @@ typedef struct tabai_ec_curve {
     uint64_t gx_m[TABAI_EC_LIMBS], gy_m[TABAI_EC_LIMBS];
     uint64_t q[TABAI_EC_LIMBS], qinv, q_rr[TABAI_EC_LIMBS], q_one[TABAI_EC_LIMBS];
     uint64_t q_minus2[TABAI_EC_LIMBS], q_half[TABAI_EC_LIMBS]; /* q - 2, (q - 1) / 2 */
+    /* GLV (a = 0): lambda (x, y) = (beta x, y); k = k1 + k2 lambda with c1 = round(k g1 /
+     * 2^384), c2 = round(k g2 / 2^384), k2 = c1 (-b1) + c2 (-b2), k1 = k - k2 lambda mod q */
+    int glv;
+    uint64_t beta_m[TABAI_EC_LIMBS];                         /* field form */
+    uint64_t lam_m[TABAI_EC_LIMBS], mb1_m[TABAI_EC_LIMBS], mb2_m[TABAI_EC_LIMBS]; /* x R mod q */
+    uint64_t g1[TABAI_EC_LIMBS], g2[TABAI_EC_LIMBS];
 } tabai_ec_curve;
 
 extern const tabai_ec_curve tabai_ec_curves[TABAI_EC_NCURVES];
@@ -83,7 +90,7 @@ void tabai_ec_p521_sqr_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *p, u
 void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                            const tabai_ec_point *q);
 void tabai_ec_point_dbl_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p);
-/* r = k P, k[n] < 2^qbits (any value below; reduced or not), constant time in k. */
+/* r = k P for k[n] < q, constant time in k (GLV on the curves that have it). */
 void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                      const tabai_ec_point *p);
 /* r = k G by the precomputed table, constant time in k (k[n] < 2^qbits). */

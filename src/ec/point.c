@@ -256,8 +256,83 @@ static void scan_proj(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_p
     }
 }
 
+/* round(k g / 2^384) for k, g < 2^256 (4 limbs): two limbs into c[4] (upper two zero). */
+static void glv_round(uint64_t *c, const uint64_t *k, const uint64_t *g) {
+    uint64_t t[8];
+    tabai_mul_n(t, k, g, 4);
+    uint64_t cy = tabai_adc(&t[5], t[5], (uint64_t)1 << 63, 0);
+    cy = tabai_adc(&t[6], t[6], 0, cy);
+    tabai_adc(&t[7], t[7], 0, cy);
+    c[0] = t[6], c[1] = t[7], c[2] = 0, c[3] = 0;
+    tabai_wipe(t, sizeof t);
+}
+
+/* k = k1 + k2 lambda mod q (k < q) with |k1|, |k2| < 2^129: each as a magnitude and a sign
+ * (1: negative), all by arithmetic and masks (Gallant, Lambert, Vanstone 2001, section 4). */
+static void glv_split(const tabai_ec_ctx *x, const uint64_t *k, uint64_t *k1, uint64_t *k2,
+                      uint64_t *neg1, uint64_t *neg2) {
+    const tabai_ec_curve *c = x->c;
+    const tabai_ec_mod *q = &x->fq;
+    uint64_t c1[4], c2[4], t[4], z[4] = {0}, nk[4];
+    glv_round(c1, k, c->g1);
+    glv_round(c2, k, c->g2);
+    fe_mul(q, k2, c1, c->mb1_m);
+    fe_mul(q, t, c2, c->mb2_m);
+    fe_add(q, k2, k2, t);
+    fe_mul(q, t, k2, c->lam_m);
+    fe_sub(q, k1, k, t);
+    *neg1 = tabai_lt_n(c->q_half, k1, 4);
+    fe_sub(q, nk, z, k1);
+    tabai_cmov_n(k1, *neg1, nk, k1, 4);
+    *neg2 = tabai_lt_n(c->q_half, k2, 4);
+    fe_sub(q, nk, z, k2);
+    tabai_cmov_n(k2, *neg2, nk, k2, 4);
+    tabai_wipe(c1, sizeof c1), tabai_wipe(c2, sizeof c2), tabai_wipe(t, sizeof t);
+    tabai_wipe(nk, sizeof nk);
+}
+
+/* k P on an a = 0 curve with the endomorphism: k1 P + k2 lambda(P), both halves by the
+ * signed 5-bit windows and masked scans of P..16P and of their images (beta X : Y : Z):
+ * half the doublings of tabai_ec_mul_ct's generic path. */
+static void mul_glv_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                       const tabai_ec_point *p) {
+    tabai_ec_point tab[EC_TAB], tab2[EC_TAB], acc, t;
+    uint64_t k1[4], k2[4], s1, s2, neg, abs;
+    glv_split(x, k, k1, k2, &s1, &s2);
+    tab[0] = *p;
+    tabai_ec_point_dbl_ct(x, &tab[1], p);
+    for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(x, &tab[j], &tab[j - 1], p);
+    for (int j = 0; j < EC_TAB; j++) {
+        tab2[j] = tab[j];
+        fe_mul(&x->fp, tab2[j].x, tab[j].x, x->c->beta_m);
+    }
+    size_t w = booth_windows(TABAI_EC_GLV_BITS);
+    point_inf(x, &acc);
+    for (size_t i = w; i-- > 0;) {
+        if (i + 1 < w)
+            for (int j = 0; j < EC_W; j++) tabai_ec_point_dbl_ct(x, &acc, &acc);
+        booth_digit(k1, 4, i, &neg, &abs);
+        scan_proj(x, &t, tab, abs);
+        point_cneg(x, &t, neg ^ s1);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+        booth_digit(k2, 4, i, &neg, &abs);
+        scan_proj(x, &t, tab2, abs);
+        point_cneg(x, &t, neg ^ s2);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(tab, sizeof tab), tabai_wipe(tab2, sizeof tab2);
+    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
+    tabai_wipe(k1, sizeof k1), tabai_wipe(k2, sizeof k2);
+    s1 = s2 = neg = abs = 0;
+}
+
 void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                      const tabai_ec_point *p) {
+    if (x->c->glv) { /* public: the curve */
+        mul_glv_ct(x, r, k, p);
+        return;
+    }
     tabai_ec_point tab[EC_TAB], acc, t;
     size_t n = x->fp.n;
     tab[0] = *p;
@@ -503,20 +578,10 @@ static void jadd_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_e
     fe_sub(m, r->y, t, s1);         /* Y3 = r (V - X3) - 2 S1 J */
 }
 
-/* r = u1 G + u2 P (Jacobian), variable time: u1 G by the generator's table at public digits
- * (mixed additions, no doublings), u2 P by a width-5 NAF over P, 3P, ..., 15P. */
-void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
-                           const uint64_t *u2, const tabai_ec_point *p) {
-    const uint64_t *tab = base_table(x->c);
-    size_t n = x->fp.n, w = booth_windows(x->c->qbits);
-    tabai_ec_point acc, t;
-    tabai_ec_point odd[8], p2;
-    odd[0] = *p; /* Z = 1 from the decoder: Jacobian and projective agree */
-    jdbl_vartime(x, &p2, p);
-    for (int j = 1; j < 8; j++) jadd_vartime(x, &odd[j], &odd[j - 1], &p2, 0);
-    int8_t naf[TABAI_EC_LIMBS * 64 + 2];
+/* Width-5 NAF digits of k[n] (public), least significant first; returns their count. */
+static size_t naf5(int8_t *naf, const uint64_t *k0, size_t n) {
     uint64_t k[TABAI_EC_LIMBS + 1] = {0};
-    memcpy(k, u2, n * 8);
+    memcpy(k, k0, n * 8);
     size_t len = 0;
     for (;;) {
         int nz = 0;
@@ -539,14 +604,50 @@ void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint6
         for (size_t l = 0; l < n; l++) k[l] = (k[l] >> 1) | (k[l + 1] << 63);
         k[n] >>= 1;
     }
+    return len;
+}
+
+/* r = u1 G + u2 P (Jacobian), variable time: u1 G by the generator's table at public digits
+ * (mixed additions, no doublings), u2 P by a width-5 NAF over P, 3P, ..., 15P. */
+void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
+                           const uint64_t *u2, const tabai_ec_point *p) {
+    const uint64_t *tab = base_table(x->c);
+    size_t n = x->fp.n, w = booth_windows(x->c->qbits);
+    tabai_ec_point acc, t;
+    tabai_ec_point odd[8], odd2[8], p2;
+    odd[0] = *p; /* Z = 1 from the decoder: Jacobian and projective agree */
+    jdbl_vartime(x, &p2, p);
+    for (int j = 1; j < 8; j++) jadd_vartime(x, &odd[j], &odd[j - 1], &p2, 0);
+    int8_t naf[TABAI_EC_LIMBS * 64 + 2], naf2[TABAI_EC_LIMBS * 64 + 2];
+    size_t len, len2 = 0;
+    uint64_t s1 = 0, s2 = 0;
+    if (x->c->glv) { /* u2 = k1 + k2 lambda: two NAFs of half the length, the second over
+                      * the images (beta X : Y : Z) of the odd multiples */
+        uint64_t k1[4], k2[4];
+        glv_split(x, u2, k1, k2, &s1, &s2);
+        len = naf5(naf, k1, n);
+        len2 = naf5(naf2, k2, n);
+        for (int j = 0; j < 8; j++) {
+            odd2[j] = odd[j];
+            fe_mul(&x->fp, odd2[j].x, odd[j].x, x->c->beta_m);
+        }
+    } else {
+        len = naf5(naf, u2, n);
+    }
     memset(&acc, 0, sizeof acc);
     memcpy(acc.y, x->fp.one, n * 8);
-    for (size_t i = len; i-- > 0;) {
+    for (size_t i = (len > len2 ? len : len2); i-- > 0;) {
         jdbl_vartime(x, &acc, &acc);
-        int d = naf[i];
+        int d = i < len ? naf[i] : 0;
         if (d) {
             t = odd[(d > 0 ? d : -d) / 2];
-            if (d < 0) point_cneg(x, &t, 1);
+            if ((d < 0) ^ (int)s1) point_cneg(x, &t, 1);
+            jadd_vartime(x, &acc, &acc, &t, 0);
+        }
+        d = i < len2 ? naf2[i] : 0;
+        if (d) {
+            t = odd2[(d > 0 ? d : -d) / 2];
+            if ((d < 0) ^ (int)s2) point_cneg(x, &t, 1);
             jadd_vartime(x, &acc, &acc, &t, 0);
         }
     }

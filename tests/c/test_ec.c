@@ -390,15 +390,15 @@ static void test_ecdsa(const curve_case *cc, const EC_GROUP *g, size_t L) {
     BIGNUM *half = BN_new();
     BN_rshift1(half, N);
     size_t iters = tu_iters(12);
-    static const size_t dlens[] = {32, 48, 64, 20, 0, 66, 1};
+    static const size_t dlens[] = {32, 48, 64, 20, 0, 66, 1, 100};
     for (size_t it = 0; it < iters; it++) {
-        uint8_t sk[66], pk[MAXB], dg[66], sig[132], sig2[132], extra[40];
+        uint8_t sk[66], pk[MAXB], dg[128], sig[132], sig2[132], extra[200];
         CHECK(tabai_ec_keypair(cc->c, sk, pk) == TABAI_OK, "keypair");
-        size_t dl = dlens[it % 7];
+        size_t dl = dlens[it % 8];
         rand_bytes(dg, dl);
         unsigned flags = (it & 1) ? TABAI_ECDSA_LOW_S : 0;
         rand_bytes(extra, sizeof extra);
-        size_t el = (it % 3 == 2) ? sizeof extra : 0;
+        size_t el = (it % 3 == 2) ? (it % 2 ? sizeof extra : 40) : 0; /* 200: heap buffer */
         CHECK(tabai_ecdsa_sign_digest(cc->c, sig, sk, dg, dl, cc->h, el ? extra : NULL, el,
                                       flags) == TABAI_OK, "sign");
         CHECK(tabai_ecdsa_sign_digest(cc->c, sig2, sk, dg, dl, cc->h, el ? extra : NULL, el,

@@ -11,6 +11,7 @@ curve, n G = infinity, the NIST primes' special forms.
 """
 import argparse
 import os
+import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -119,6 +120,93 @@ def check(c):
     assert n < p < 2 * n, c["name"]  # x mod n is one conditional subtraction
 
 
+GLV_BITS = 129  # |k1|, |k2| < 2^GLV_BITS after the decomposition (checked below)
+
+
+def sqrt_mod(a, m):
+    """A square root of a modulo the prime m (Tonelli-Shanks)."""
+    a %= m
+    if m % 4 == 3:
+        r = pow(a, (m + 1) // 4, m)
+    else:
+        q, s = m - 1, 0
+        while q % 2 == 0:
+            q, s = q // 2, s + 1
+        z = 2
+        while pow(z, (m - 1) // 2, m) != m - 1:
+            z += 1
+        mm, c, t, r = s, pow(z, q, m), pow(a, q, m), pow(a, (q + 1) // 2, m)
+        while t != 1:
+            i, t2 = 0, t
+            while t2 != 1:
+                t2, i = t2 * t2 % m, i + 1
+            b = pow(c, 1 << (mm - i - 1), m)
+            mm, c, t, r = i, b * b % m, t * b * b % m, r * b % m
+    assert r * r % m == a
+    return r
+
+
+def glv(c):
+    """The GLV endomorphism of an a = 0 curve (Gallant, Lambert, Vanstone, CRYPTO 2001):
+    lambda, a cube root of 1 mod n, and beta, one mod p, with lambda (x, y) = (beta x, y);
+    the short lattice basis (a1, b1), (a2, b2) of section 4 by the extended Euclidean
+    algorithm on (n, lambda); g1 = round(2^384 b2 / n), g2 = round(2^384 (-b1) / n), so
+    that c1 = round(k g1 / 2^384), c2 = round(k g2 / 2^384), k2 = -(c1 b1 + c2 b2) and
+    k1 = k - k2 lambda mod n have at most GLV_BITS bits in absolute value."""
+    p, n = c["p"], c["n"]
+    G = (c["gx"], c["gy"])
+    for lam0 in ((-1 + sqrt_mod(-3, n)) * pow(2, -1, n) % n,):
+        for lam in (lam0, lam0 * lam0 % n):
+            for beta in ((-1 + sqrt_mod(-3, p)) * pow(2, -1, p) % p,):
+                for bt in (beta, beta * beta % p):
+                    if ec_mul(lam, G, 0, p) == (bt * G[0] % p, G[1]):
+                        lam_ok, beta_ok = lam, bt
+    lam, beta = lam_ok, beta_ok
+    assert pow(lam, 3, n) == 1 and pow(beta, 3, p) == 1
+    # extended Euclid: s_i n + t_i lam = r_i
+    r0, r1, t0, t1 = n, lam, 0, 1
+    rs, ts = [r0, r1], [t0, t1]
+    while r1 != 0:
+        q = r0 // r1
+        r0, r1, t0, t1 = r1, r0 - q * r1, t1, t0 - q * t1
+        rs.append(r1)
+        ts.append(t1)
+    isq = 1
+    while isq * isq <= n:
+        isq *= 2
+    lo, hi = 0, isq
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if mid * mid <= n else (lo, mid)
+    sq = lo  # floor(sqrt(n))
+    l = max(i for i in range(len(rs)) if rs[i] >= sq)
+    a1, b1 = rs[l + 1], -ts[l + 1]
+    cand = [(rs[l], -ts[l]), (rs[l + 2], -ts[l + 2])]
+    a2, b2 = min(cand, key=lambda v: v[0] ** 2 + v[1] ** 2)
+    for a, b in ((a1, b1), (a2, b2)):
+        assert (a + b * lam) % n == 0
+    assert b2 > 0 and b1 < 0
+    g1 = (2**384 * b2 + n // 2) // n
+    g2 = (2**384 * (-b1) + n // 2) // n
+    assert g1 < 2**256 and g2 < 2**256
+
+    def split(k):
+        c1 = (k * g1 + 2**383) >> 384
+        c2 = (k * g2 + 2**383) >> 384
+        k2 = (-(c1 * b1 + c2 * b2)) % n
+        k1 = (k - k2 * lam) % n
+        return k1, k2
+
+    rng = random.Random(7)
+    ks = [0, 1, 2, n - 1, n - 2, n // 2, n // 2 + 1, lam, n - lam] + [rng.randrange(n) for _ in range(20000)]
+    for k in ks:
+        k1, k2 = split(k)
+        assert (k1 + k2 * lam) % n == k % n
+        for v in (k1, k2):
+            assert min(v, n - v) < 2**GLV_BITS, hex(k)
+    return dict(lam=lam, beta=beta, mb1=(-b1) % n, mb2=(-b2) % n, g1=g1, g2=g2)
+
+
 def limbs(x, nl):
     assert 0 <= x < 2 ** (64 * nl)
     return [(x >> (64 * i)) & (2**64 - 1) for i in range(nl)]
@@ -147,6 +235,9 @@ def render():
     out.append(" * SEC 2) and the constants derived from them: field elements in Montgomery form")
     out.append(" * (R = 2^(64 n)) or plain (the special primes: R = 1), scalars in Montgomery form. */")
     out.append('#include "ec.h"')
+    out.append("")
+    out.append("/* secp256k1's GLV split leaves |k1|, |k2| below 2^%d (checked by the generator) */" % GLV_BITS)
+    out.append("_Static_assert(TABAI_EC_GLV_BITS == %d, \"regenerate src/ec/curves.c\");" % GLV_BITS)
     out.append("")
     out.append("const tabai_ec_curve tabai_ec_curves[TABAI_EC_NCURVES] = {")
     for idx, c in enumerate(CURVES):
@@ -192,6 +283,17 @@ def render():
             ("q_minus2", arr(n - 2, nl)),
             ("q_half", arr(n // 2, nl)),
         ]
+        if a == 0:  # the GLV endomorphism (secp256k1)
+            g = glv(c)
+            fields += [
+                ("glv", "1"),
+                ("beta_m", arr(g["beta"] * Rf % p, nl)),
+                ("lam_m", arr(g["lam"] * R % n, nl)),
+                ("mb1_m", arr(g["mb1"] * R % n, nl)),
+                ("mb2_m", arr(g["mb2"] * R % n, nl)),
+                ("g1", arr(g["g1"], nl)),
+                ("g2", arr(g["g2"], nl)),
+            ]
         out.append("    [%d] = {" % idx)
         for k, v in fields:
             out.append("        .%s = %s," % (k, v.replace("\n", "\n        ")))
