@@ -976,7 +976,8 @@ static nb::bytes ec_sign_digest(int c, nb::bytes sk, nb::bytes digest, int hash,
         s = tabai_ecdsa_sign_digest(cv, sig.data(), u8(sk), u8(digest), digest.size(),
                                     (tabai_hash)hash, ex, exlen, flags);
     }
-    if (s == TABAI_ERR_KERNEL) throw nb::value_error("sign(): unknown hash");
+    if (s == TABAI_ERR_KERNEL)
+        throw nb::value_error("sign(): unknown hash id, or the hash library failed");
     check(s, "sign");
     return mkbytes(sig.data(), sig.size());
 }

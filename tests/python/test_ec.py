@@ -288,6 +288,9 @@ def test_low_s_and_determinism(c):
     h = HASH_OF[c.name]
     assert sk.sign(b"m", h) == sk.sign(b"m", h)  # RFC 6979: deterministic
     assert sk.sign(b"m", h, extra_entropy=b"x") != sk.sign(b"m", h)
+    long_extra = sk.sign(b"m", h, extra_entropy=bytes(range(200)))  # RFC 6979 3.6: any length
+    pk.verify(long_extra, b"m", h)
+    assert long_extra == sk.sign(b"m", h, extra_entropy=bytes(range(200)))
     for i in range(8):
         r, s = ec._sig_tuple(c, sk.sign(bytes([i]), h, low_s=True))
         assert s <= c.n // 2
