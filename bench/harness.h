@@ -72,6 +72,8 @@ typedef struct bench_ctx {
     unsigned tier_mask;    /* bit t: --tiers selected tier t (all tiers <= cap by default) */
     double seconds;        /* budget per measurement */
     unsigned threads;      /* --threads: batches also measured on this many threads (1: not) */
+    const char *want_curves[16]; /* --curves: curve names (the curve suite), none = all */
+    size_t want_curve_count;
     /* private to the harness */
     const char *want_ops[BENCH_MAX_OPS];
     size_t want_op_count;

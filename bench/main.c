@@ -38,13 +38,15 @@ static const size_t default_limbs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
 
 static void usage(FILE *f) {
     fputs("usage: tabai-bench [--ops LIST] [--bits LIST] [--seconds S] [--json PATH] [--list]\n"
-          "                   [--progress] [--tiers LIST] [--moduli LIST] [--threads N]\n"
+          "                   [--progress] [--tiers LIST] [--moduli LIST] [--threads N] [--curves LIST]\n"
           "  --ops LIST     comma-separated operations (default: all; see --list)\n"
           "  --bits LIST    comma-separated sizes in bits: limb ops use ceil(bits/64) limbs\n"
           "                 (default 1..16, 32, 64 limbs); modular ops use every default modulus\n"
           "                 of that size, else a fixed-seed random odd modulus of exactly that\n"
           "                 many bits (default: every embedded modulus)\n"
           "  --moduli LIST  modular ops on these embedded moduli (names from --list) instead\n"
+          "  --curves LIST  curve operations on these curves (P-256, P-384, P-521, secp256k1,\n"
+          "                 X25519; default all)\n"
           "  --seconds S    time budget per measurement (default 0.2)\n"
           "  --threads N    batches (rsa_private) also on N threads: kernel label mb8_tN\n"
           "  --tiers LIST   tabai tiers to measure (default: every tier up to TABAI_CPU / native;\n"
@@ -141,7 +143,8 @@ static const char *compiler_name(void) {
 
 int main(int argc, char **argv) {
     static bench_ctx c;
-    char *ops_arg = NULL, *bits_arg = NULL, *tiers_arg = NULL, *moduli_arg = NULL;
+    char *ops_arg = NULL, *bits_arg = NULL, *tiers_arg = NULL, *moduli_arg = NULL,
+         *curves_arg = NULL;
     const char *json_path = NULL;
     int list = 0;
     c.seconds = 0.2;
@@ -153,6 +156,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--bits") && more) bits_arg = argv[++i];
         else if (!strcmp(a, "--tiers") && more) tiers_arg = argv[++i];
         else if (!strcmp(a, "--moduli") && more) moduli_arg = argv[++i];
+        else if (!strcmp(a, "--curves") && more) curves_arg = argv[++i];
         else if (!strcmp(a, "--json") && more) json_path = argv[++i];
         else if (!strcmp(a, "--seconds") && more) {
             char *end;
@@ -196,6 +200,9 @@ int main(int argc, char **argv) {
     } else {
         c.tier_mask = (1u << TABAI_TIER_COUNT) - 1;
     }
+
+    /* curves (the curve suite) */
+    if (curves_arg) c.want_curve_count = split(curves_arg, (char **)c.want_curves, 16);
 
     /* ops */
     if (ops_arg) c.want_op_count = split(ops_arg, (char **)c.want_ops, BENCH_MAX_OPS);

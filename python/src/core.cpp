@@ -7,6 +7,7 @@
 // mod p by Python ints first (only when they are negative or >= p), so the C kernels always
 // see reduced input.
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 #include <nanobind/ndarray.h>
@@ -19,6 +20,7 @@
 
 extern "C" {
 #include "tabai.h"
+#include "tabai_ec.h"
 }
 
 namespace nb = nanobind;
@@ -50,6 +52,11 @@ constexpr size_t MAX_BITS = 64 * TABAI_MAX_LIMBS;
     case TABAI_ERR_RSA_DQ:
     case TABAI_ERR_RSA_QINV:
     case TABAI_ERR_RSA_D:
+        throw nb::value_error(msg.c_str());
+    case TABAI_ERR_CURVE:
+    case TABAI_ERR_POINT:
+    case TABAI_ERR_SCALAR:
+    case TABAI_ERR_SIGNATURE:
         throw nb::value_error(msg.c_str());
     case TABAI_ERR_RANDOM:
         PyErr_SetString(PyExc_OSError, msg.c_str());
@@ -966,6 +973,267 @@ static const char *RSAPUB_DOC = R"(An RSA public key (n, e): the raw public oper
 RSAPublicKey(n, e): n odd, 1024 to 8192 bits; e odd, 3 <= e < 2**64 (ValueError otherwise).
 Variable time in e (public), constant time in the message.)";
 
+// ---------------------------------------------------------------------------------------
+// Elliptic curves (include/tabai_ec.h): byte strings in and out; the Python module
+// tabai/ec.py builds the cryptography-shaped API on these. Sizes are checked here, so a
+// wrong length is a ValueError naming the argument; the C library validates the values.
+// ---------------------------------------------------------------------------------------
+static tabai_curve ec_curve_arg(int c, size_t *L, size_t *Ln) {
+    size_t l = tabai_ec_field_bytes((tabai_curve)c);
+    if (l == 0) {
+        std::string msg = "unknown curve id " + std::to_string(c);
+        throw nb::value_error(msg.c_str());
+    }
+    if (L) *L = l;
+    if (Ln) *Ln = tabai_ec_scalar_bytes((tabai_curve)c);
+    return (tabai_curve)c;
+}
+
+static void ec_len(const nb::bytes &b, size_t want, const char *fn, const char *arg) {
+    if (b.size() != want) {
+        std::string msg = std::string(fn) + "(): " + arg + " must be " + std::to_string(want) +
+                          " bytes, got " + std::to_string(b.size());
+        throw nb::value_error(msg.c_str());
+    }
+}
+
+static const uint8_t *u8(const nb::bytes &b) { return (const uint8_t *)b.c_str(); }
+static nb::bytes mkbytes(const uint8_t *p, size_t n) { return nb::bytes((const char *)p, n); }
+
+// A buffer for secrets: wiped when it dies.
+struct Wiped {
+    std::vector<uint8_t> v;
+    explicit Wiped(size_t n) : v(n) {}
+    ~Wiped() { tabai_wipe(v.data(), v.size()); }
+    uint8_t *data() { return v.data(); }
+};
+
+static int ec_curve_parse(const std::string &name) { return tabai_curve_parse(name.c_str()); }
+
+static nb::tuple ec_params(int c) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    std::vector<uint8_t> p(L), a(L), b(L), gx(L), gy(L), n(Ln);
+    check(tabai_ec_curve_params(cv, p.data(), a.data(), b.data(), gx.data(), gy.data(), n.data()),
+          "ec_params");
+    return nb::make_tuple(mkbytes(p.data(), L), mkbytes(a.data(), L), mkbytes(b.data(), L),
+                          mkbytes(gx.data(), L), mkbytes(gy.data(), L), mkbytes(n.data(), Ln),
+                          nb::str(tabai_curve_name(cv)));
+}
+
+static nb::tuple ec_keypair(int c) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    Wiped sk(Ln);
+    std::vector<uint8_t> pk(1 + 2 * L);
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_ec_keypair(cv, sk.data(), pk.data());
+    }
+    check(s, "generate");
+    return nb::make_tuple(mkbytes(sk.data(), Ln), mkbytes(pk.data(), pk.size()));
+}
+
+static nb::bytes ec_public_key(int c, nb::bytes sk, bool compressed) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    ec_len(sk, Ln, "public_key", "the private key");
+    std::vector<uint8_t> pk(compressed ? 1 + L : 1 + 2 * L);
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_ec_public_key(cv, pk.data(), pk.size(), u8(sk));
+    }
+    if (s == TABAI_ERR_SCALAR) throw nb::value_error("private key out of range: need 1 <= d < n");
+    check(s, "public_key");
+    return mkbytes(pk.data(), pk.size());
+}
+
+static nb::bytes ec_public_key_check(int c, nb::bytes pk) {
+    size_t L;
+    tabai_curve cv = ec_curve_arg(c, &L, nullptr);
+    std::vector<uint8_t> out(1 + 2 * L);
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_ec_public_key_check(cv, out.data(), u8(pk), pk.size());
+    }
+    if (s == TABAI_ERR_POINT)
+        throw nb::value_error("invalid public key: not a SEC1 encoding of a point on the curve "
+                              "(wrong length or prefix, a coordinate >= p, not on the curve, or "
+                              "the point at infinity)");
+    check(s, "from_sec1");
+    return mkbytes(out.data(), out.size());
+}
+
+static nb::bytes ec_ecdh(int c, nb::bytes sk, nb::bytes pk) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    ec_len(sk, Ln, "exchange", "the private key");
+    Wiped out(L);
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_ecdh(cv, out.data(), u8(sk), u8(pk), pk.size());
+    }
+    if (s == TABAI_ERR_POINT) throw nb::value_error("exchange(): invalid peer public key");
+    check(s, "exchange");
+    return mkbytes(out.data(), L);
+}
+
+static nb::bytes ec_sign_digest(int c, nb::bytes sk, nb::bytes digest, int hash,
+                                std::optional<nb::bytes> extra, unsigned flags) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    ec_len(sk, Ln, "sign", "the private key");
+    std::vector<uint8_t> sig(2 * Ln);
+    const uint8_t *ex = extra ? u8(*extra) : nullptr;
+    size_t exlen = extra ? extra->size() : 0;
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_ecdsa_sign_digest(cv, sig.data(), u8(sk), u8(digest), digest.size(),
+                                    (tabai_hash)hash, ex, exlen, flags);
+    }
+    if (s == TABAI_ERR_KERNEL)
+        throw nb::value_error("sign(): unknown hash id, or the hash library failed");
+    check(s, "sign");
+    return mkbytes(sig.data(), sig.size());
+}
+
+// True if valid; False for TABAI_ERR_SIGNATURE; ValueError for a bad public key.
+static bool ec_verify_digest(int c, nb::bytes pk, nb::bytes digest, nb::bytes sig,
+                             unsigned flags) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    ec_len(sig, 2 * Ln, "verify", "the signature r || s");
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_ecdsa_verify_digest_vartime(cv, u8(pk), pk.size(), u8(digest), digest.size(),
+                                              u8(sig), flags);
+    }
+    if (s == TABAI_ERR_SIGNATURE) return false;
+    if (s == TABAI_ERR_POINT) throw nb::value_error("verify(): invalid public key");
+    check(s, "verify");
+    return true;
+}
+
+static nb::bytes ec_point_mul(int c, nb::bytes k, nb::bytes pt) {
+    size_t L;
+    tabai_curve cv = ec_curve_arg(c, &L, nullptr);
+    std::vector<uint8_t> out(1 + 2 * L);
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_ec_point_mul(cv, out.data(), u8(k), k.size(), u8(pt), pt.size());
+    }
+    if (s == TABAI_ERR_POINT) throw nb::value_error("point_mul(): invalid point");
+    check(s, "point_mul");
+    return mkbytes(out.data(), out.size());
+}
+
+static nb::bytes ec_point_add(int c, nb::bytes a, nb::bytes b) {
+    size_t L;
+    tabai_curve cv = ec_curve_arg(c, &L, nullptr);
+    std::vector<uint8_t> out(1 + 2 * L);
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_ec_point_add(cv, out.data(), u8(a), a.size(), u8(b), b.size());
+    }
+    if (s == TABAI_ERR_POINT) throw nb::value_error("point_add(): invalid point");
+    check(s, "point_add");
+    return mkbytes(out.data(), out.size());
+}
+
+static nb::bytes x25519_fn(nb::bytes k, nb::bytes u) {
+    ec_len(k, 32, "x25519", "k");
+    ec_len(u, 32, "x25519", "u");
+    Wiped out(32);
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_x25519(out.data(), u8(k), u8(u));
+    }
+    if (s == TABAI_ERR_POINT)
+        throw nb::value_error("x25519(): the result is all zero (u is a point of small order)");
+    check(s, "x25519");
+    return mkbytes(out.data(), 32);
+}
+
+static nb::bytes x25519_base_fn(nb::bytes k) {
+    ec_len(k, 32, "x25519_base", "k");
+    uint8_t out[32];
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_x25519_base(out, u8(k));
+    }
+    check(s, "x25519_base");
+    return mkbytes(out, 32);
+}
+
+static nb::tuple x25519_keypair_fn() {
+    Wiped sk(32);
+    uint8_t pk[32];
+    tabai_status s;
+    {
+        nb::gil_scoped_release release;
+        s = tabai_x25519_keypair(sk.data(), pk);
+    }
+    check(s, "X25519PrivateKey.generate");
+    return nb::make_tuple(mkbytes(sk.data(), 32), mkbytes(pk, 32));
+}
+
+static void def_ec(nb::module_ &m) {
+    m.def("ec_curve_parse", &ec_curve_parse, "name"_a,
+          "Curve id of a name (tabai_curve_parse: P-256, secp256r1, prime256v1, P-384, "
+          "secp384r1, P-521, secp521r1, secp256k1; case-insensitive), -1 if unknown.");
+    m.def("ec_params", &ec_params, "curve"_a,
+          "(p, a, b, gx, gy, n, name) of a curve id: big-endian bytes (L, L, L, L, L, Ln), "
+          "and the curve's name. Raises ValueError for an unknown id.");
+    m.def("ec_keypair", &ec_keypair, "curve"_a,
+          "(sk, pk): a new key pair from getrandom; sk Ln bytes, pk 1 + 2L bytes (SEC1 "
+          "uncompressed). Raises OSError if the random generator fails. Constant time.");
+    m.def("ec_public_key", &ec_public_key, "curve"_a, "sk"_a, "compressed"_a,
+          "SEC1 public key d*G of the Ln-byte big-endian scalar sk. Raises ValueError for "
+          "a wrong length or d not in [1, n-1]. Constant time in sk.");
+    m.def("ec_public_key_check", &ec_public_key_check, "curve"_a, "pk"_a,
+          "The SEC1 public key pk (compressed or not) validated and uncompressed (1 + 2L "
+          "bytes). Raises ValueError if invalid. Variable time (public data).");
+    m.def("ecdh", &ec_ecdh, "curve"_a, "sk"_a, "pk"_a,
+          "ECDH (SEC 1 3.3.1): the x-coordinate of d*Q, L bytes. Raises ValueError for a "
+          "bad scalar or peer key. Constant time in sk.");
+    m.def("ecdsa_sign_digest", &ec_sign_digest, "curve"_a, "sk"_a, "digest"_a, "hash"_a,
+          "extra"_a.none(), "flags"_a,
+          "ECDSA signature r || s (2 Ln bytes) of a digest, nonce by RFC 6979 with the hash id "
+          "(tabai_hash) and optional extra data (RFC 6979 3.6); flags 1 = low S. Raises "
+          "ValueError for a bad scalar or hash id. Constant time in sk and the nonce.");
+    m.def("ecdsa_verify_digest", &ec_verify_digest, "curve"_a, "pk"_a, "digest"_a, "sig"_a,
+          "flags"_a,
+          "True if sig = r || s (2 Ln bytes) is a valid ECDSA signature of digest for the SEC1 "
+          "key pk, False if not (r or s out of range included); flags 1 rejects a high S. "
+          "Raises ValueError for a bad public key or signature length. Variable time.");
+    m.def("ec_point_mul", &ec_point_mul, "curve"_a, "k"_a, "point"_a,
+          "k*P for big-endian k bytes (any length, reduced mod n) and a SEC1 point (b'\\x00' "
+          "for infinity): 1 + 2L bytes, all zero for infinity. Raises ValueError for an "
+          "invalid point. Constant time in k.");
+    m.def("ec_point_add", &ec_point_add, "curve"_a, "a"_a, "b"_a,
+          "P + Q of two SEC1 points (b'\\x00' for infinity) by complete formulas: 1 + 2L "
+          "bytes, all zero for infinity. Raises ValueError for an invalid point.");
+    m.def("x25519", &x25519_fn, "k"_a, "u"_a,
+          "X25519(k, u) of RFC 7748: k and u 32 bytes little-endian (k clamped, u's top bit "
+          "ignored); 32 bytes. Raises ValueError for wrong lengths or an all-zero result. "
+          "Constant time in k.");
+    m.def("x25519_base", &x25519_base_fn, "k"_a,
+          "X25519(k, 9): the public key of k (32 bytes). Constant time in k.");
+    m.def("x25519_keypair", &x25519_keypair_fn,
+          "(sk, pk): a new X25519 key pair from getrandom (32 bytes each). Raises OSError if "
+          "the random generator fails.");
+}
+
 NB_MODULE(_core, m) {
     m.doc() = "tabai._core: bindings of the tabai C library (use the tabai package).";
 
@@ -1009,6 +1277,7 @@ NB_MODULE(_core, m) {
     m.def("c_version", []() { return std::string(tabai_version()); },
           "Version string of the C library.");
     m.attr("MAX_BITS") = MAX_BITS;
+    def_ec(m);
     m.def("powmod_batch", &powmod_batch, "bases"_a, "exps"_a, "mods"_a, "threads"_a.none() = nb::none(),
           nb::sig("def powmod_batch(bases: Sequence[int], exps: Sequence[int], "
                   "mods: Sequence[int], threads: int | None = None) -> list[int]"),

@@ -30,6 +30,8 @@ Public names:
     cpu()                    CPU features, native tier and tier in use
     set_tier(name)           cap the dispatch tier of this process (like TABAI_CPU)
     MAX_BITS                 the largest modulus size, 8192 bits
+    ec                       elliptic curves: keys, ECDH, ECDSA, X25519, points (tabai.ec)
+    InvalidSignature         raised when a well-formed signature does not verify
 
 Errors: TypeError for a non-int argument, ValueError for a bad modulus or a missing
 inverse; never a crash. The command line tool is ``tabai bench`` (``python -m tabai``).
@@ -54,24 +56,25 @@ from ._core import c_version as _c_version
 
 
 class InvalidSignature(Exception):
-    """A signature that does not verify (raised by the verify methods of tabai.rsa and the
-    other signature schemes)."""
+    """A signature that does not verify (raised by the verify methods of tabai.rsa, tabai.ec and
+    the other signature schemes)."""
 
 
-from . import dh, dsa, rsa  # noqa: E402  (they use InvalidSignature)
+from . import dh, dsa, ec, rsa  # noqa: E402  (they use InvalidSignature)
 
 __version__ = "0.1.0"
 __all__ = [
+    "InvalidSignature",
     "MAX_BITS",
     "Montgomery",
     "Ohta",
-    "InvalidSignature",
     "RSAKey",
     "RSAPublicKey",
     "cpu",
     "dh",
     "dsa",
     "jacobi_vartime",
+    "ec",
     "powmod",
     "powmod_batch",
     "powmod_batch_limbs",

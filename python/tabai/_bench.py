@@ -38,6 +38,13 @@ OP_ORDER = ("mul", "sqr", "mont_mul", "mont_sqr", "ohta_mul", "modmul", "powmod"
 #: (GMP's mpz_mul + mpz_mod against tabai's Montgomery and Ohta products).
 REFERENCE_OPS = {"modmul": ("mont_mul", "ohta_mul")}
 
+#: Peers timed from Python (their ratio is taken against tabai's kernel "python" record).
+PYTHON_PEERS = ("cryptography",)
+PYTHON_KERNEL = "python"
+
+#: Ops whose tables add a column "best/tabai": the smallest of the peers' ratios.
+BEST_PEER_OPS = ("ec_mul_base", "ec_mul", "ecdh", "ecdsa_sign", "ecdsa_verify", "x25519")
+
 _PROGRESS = re.compile(r"^@progress\s+(\d+)\s+(\d+)\s*(.*)$")
 
 
@@ -386,28 +393,44 @@ def build_table(op: str, records: Sequence[Dict[str, Any]]) -> Tuple[str, List[s
     for s in peers:
         lab = series_label(s, impl_count)
         header += [f"{lab} ns", f"bound/{s[1]}" if s in own else f"{s[0]}/tabai"]
+    best_col = op in BEST_PEER_OPS and any(s[0] != "bound" for s in peers)
+    if best_col:
+        header += ["best/tabai"]
 
     body = []
     for rk in rows:
         line = [str(rk[0]), rk[1] or "-"]
         best = None
+        best_c = None  # the fastest tabai record measured in C (kernel other than "python")
+        py_ns = None   # tabai through its Python binding (kernel "python")
         for s in tabai:
             r = cells.get((rk, s))
             ns = _num(r.get("ns")) if r else None
             if ns is not None and ns > 0 and (best is None or ns < best):
                 best = ns
+            if ns is not None and ns > 0 and s[1] != PYTHON_KERNEL and (best_c is None or ns < best_c):
+                best_c = ns
+            if ns is not None and ns > 0 and s[1] == PYTHON_KERNEL:
+                py_ns = ns
             line += [format_time(ns), format_ticks(_num(r.get("tsc")) if r else None)]
         if best is None:
             best = ref_best.get(rk)
+        ratios = []
         for s in peers:
             r = cells.get((rk, s))
             ns = _num(r.get("ns")) if r else None
-            ref = best
+            # a peer timed from Python is compared with tabai timed from Python (the same
+            # call overhead); a C peer with the fastest tabai measured in C
+            ref = (py_ns if s[0] in PYTHON_PEERS and py_ns else best_c) or best
             if s in own:
                 t = cells.get((rk, own[s]))
                 ref = _num(t.get("ns")) if t else None
             ratio = f"{ns / ref:.2f}" if ns is not None and ref else "-"
+            if ns is not None and ref and s[0] != "bound":
+                ratios.append(ns / ref)
             line += [format_time(ns), ratio]
+        if best_col:
+            line += [f"{min(ratios):.2f}" if ratios else "-"]
         body.append(line)
     return title, header, body
 
@@ -442,7 +465,10 @@ def format_report(data: Dict[str, Any], markdown: bool = False) -> str:
     parts.append(
         "ns: median wall time per operation; tsc: median TSC ticks per operation (TSC ticks "
         "are not core cycles); peer/tabai: peer ns / fastest tabai ns, > 1 means tabai is faster; "
-        "bound/K: the bound's ns / kernel K's ns, the share of its bound K reaches."
+        "bound/K: the bound's ns / kernel K's ns, the share of its bound K reaches; best/tabai "
+        "(curve ops): the smallest peer/tabai ratio of the row. Curve ops: modulus = the curve; "
+        "cryptography and tabai python are timed from Python (call overhead included) and "
+        "compared with each other, the C peers with tabai measured in C."
     )
     return "\n\n".join(parts)
 

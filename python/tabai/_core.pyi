@@ -211,3 +211,51 @@ class Ohta:
         Constant time in a and e for a given bit length of e; the inverse is not."""
     def pow_vartime(self, a: _Int, e: _Int) -> int:
         """As pow(), sliding window, variable time in e: public exponents only."""
+
+# ---- elliptic curves (include/tabai_ec.h); the public API is tabai.ec ----
+# Byte strings in and out: L = field bytes, Ln = scalar bytes of the curve id (1 P-256,
+# 2 P-384, 3 P-521, 4 secp256k1). ValueError for wrong lengths and invalid values, OSError
+# when the random generator fails.
+
+def ec_curve_parse(name: str) -> int:
+    """Curve id of a name (case-insensitive), -1 if unknown."""
+
+def ec_params(curve: int) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, str]:
+    """(p, a, b, gx, gy, n, name): big-endian bytes and the curve's name."""
+
+def ec_keypair(curve: int) -> tuple[bytes, bytes]:
+    """(sk of Ln bytes, pk of 1 + 2L bytes uncompressed) from getrandom. Constant time."""
+
+def ec_public_key(curve: int, sk: bytes, compressed: bool) -> bytes:
+    """SEC1 d*G. ValueError unless 1 <= d < n. Constant time in sk."""
+
+def ec_public_key_check(curve: int, pk: bytes) -> bytes:
+    """pk validated, uncompressed (1 + 2L bytes). ValueError if invalid. Variable time."""
+
+def ecdh(curve: int, sk: bytes, pk: bytes) -> bytes:
+    """x(d*Q), L bytes. ValueError for a bad scalar or peer key. Constant time in sk."""
+
+def ecdsa_sign_digest(curve: int, sk: bytes, digest: bytes, hash: int, extra: bytes | None,
+                      flags: int) -> bytes:
+    """r || s (2 Ln bytes), RFC 6979 nonce (hash: tabai_hash id); flags 1 = low S.
+    Constant time in sk and the nonce."""
+
+def ecdsa_verify_digest(curve: int, pk: bytes, digest: bytes, sig: bytes, flags: int) -> bool:
+    """True if sig = r || s verifies; False if not. ValueError for a bad key or length.
+    Variable time."""
+
+def ec_point_mul(curve: int, k: bytes, point: bytes) -> bytes:
+    """k*P (1 + 2L bytes; all zero for infinity). Constant time in k."""
+
+def ec_point_add(curve: int, a: bytes, b: bytes) -> bytes:
+    """P + Q by complete formulas (1 + 2L bytes; all zero for infinity)."""
+
+def x25519(k: bytes, u: bytes) -> bytes:
+    """X25519(k, u) of RFC 7748, 32 bytes each. ValueError for wrong lengths or an all-zero
+    result. Constant time in k."""
+
+def x25519_base(k: bytes) -> bytes:
+    """X25519(k, 9). Constant time in k."""
+
+def x25519_keypair() -> tuple[bytes, bytes]:
+    """(sk, pk), 32 bytes each, from getrandom. OSError if the generator fails."""

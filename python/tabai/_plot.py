@@ -162,3 +162,71 @@ def plot_mb(data: Dict[str, Any], path: os.PathLike) -> Path | None:
     bx.grid(True, which="both", alpha=0.3)
     bx.legend(fontsize=8)
     return _save(fig, data, "tabai multi-buffer Montgomery", path)
+
+
+def plot_ec(data: Dict[str, Any], path: os.PathLike) -> Path | None:
+    """The curve figure, if the result has curve records: left, the time of each operation on
+    each curve (microseconds, log scale) for tabai in C and every peer; right, tabai against
+    its best peer (the report's best/tabai: > 1 means tabai is faster). Returns the path
+    written, or None when there is nothing to draw."""
+    from ._bench import BEST_PEER_OPS, build_table
+
+    records = [r for r in data.get("records", [])
+               if r.get("op") in BEST_PEER_OPS and _num(r.get("ns"))]
+    if not records:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ops = [o for o in BEST_PEER_OPS if any(r["op"] == o for r in records)]
+    cases = [(o, m) for o in ops
+             for m in dict.fromkeys(str(r.get("modulus")) for r in records if r["op"] == o)]
+    series = list(dict.fromkeys(series_key(r) for r in records))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(14, 0.35 * len(cases) + 2.5))
+    cmap = plt.get_cmap("tab10")
+    height = 0.8 / max(len(series), 1)
+    for j, s in enumerate(series):
+        ys, xs = [], []
+        for i, (o, m) in enumerate(cases):
+            ns = [float(r["ns"]) for r in records
+                  if r["op"] == o and str(r.get("modulus")) == m and series_key(r) == s]
+            if ns:
+                ys.append(i + j * height)
+                xs.append(min(ns) / 1e3)
+        label = f"{s[0]} {s[1]}".strip() if s[1] else s[0]
+        ax.barh(ys, xs, height=height, color=cmap(j % 10), label=label)
+    labels = [f"{o} {m}" for o, m in cases]
+    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(cases))])
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    from matplotlib.ticker import FormatStrFormatter, NullFormatter
+
+    ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("microseconds per operation")
+    ax.set_title("curve operations")
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    ratios = []
+    for o, m in cases:
+        _, header, rows = build_table(o, records)
+        val = None
+        if "best/tabai" in header:
+            for row in rows:
+                cell = dict(zip(header, row))
+                if cell.get("modulus") == m and cell["best/tabai"] != "-":
+                    val = float(cell["best/tabai"])
+        ratios.append(val)
+    bx.barh(range(len(cases)), [v or 0 for v in ratios],
+            color=["tab:green" if (v or 0) >= 1 else "tab:red" for v in ratios])
+    bx.axvline(1.0, color="grey", linestyle=":")
+    bx.set_yticks(range(len(cases)))
+    bx.set_yticklabels(labels, fontsize=8)
+    bx.invert_yaxis()
+    bx.set_xlabel("best peer's time / tabai's time (> 1: tabai is faster)")
+    bx.set_title("tabai against its best peer")
+    bx.grid(True, axis="x", alpha=0.3)
+    return _save(fig, data, "tabai elliptic curves", path)

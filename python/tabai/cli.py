@@ -97,6 +97,11 @@ def _report(data: dict, args: argparse.Namespace) -> int:
         mb_path = Path(args.plot).with_name(Path(args.plot).stem + "_mb.png")
         if plot_mb(data, mb_path):
             print(f"wrote {mb_path}")
+        from ._plot import plot_ec
+
+        ec_path = Path(args.plot).with_name(Path(args.plot).stem + "_ec.png")
+        if plot_ec(data, ec_path):
+            print(f"wrote {ec_path}")
     return 0
 
 
@@ -129,10 +134,37 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         data["records"] += _bench_py.measure(py_ops, args.bits, args.seconds, sys.stderr)
     if py_ops or c_ops == "":
         Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.json}", file=sys.stderr)
     if args.reproduce and not data.get("records"):
+        print(f"wrote {args.json}", file=sys.stderr)
         return 0  # the reproduction report is the binary's Markdown file
+    if not args.reproduce:
+        _python_peers(args, data)
+    print(f"wrote {args.json}", file=sys.stderr)
     return _report(data, args)
+
+
+def _python_peers(args: argparse.Namespace, data: dict) -> None:
+    """Adds the records of the peers timed from Python (the OpenSSL of the cryptography
+    wheel, python/tabai/_bench_ec.py) for the selected curve ops, and rewrites the JSON."""
+    from . import _bench_ec
+
+    ops = [o.strip() for o in args.ops.split(",")] if args.ops else None
+    if ops is not None and not set(ops) & set(_bench_ec.OPS):
+        return
+    curves = None
+    extra = list(args.extra)
+    if "--curves" in extra and extra.index("--curves") + 1 < len(extra):
+        curves = [c.strip() for c in extra[extra.index("--curves") + 1].split(",")]
+    try:
+        recs = _bench_ec.run(ops, curves, seconds=args.seconds if args.seconds else 0.2,
+                             progress=lambda label: print(f"  {label}", file=sys.stderr))
+    except Exception as ex:  # a peer's failure must not lose the C results
+        print(f"tabai: the Python-side peers failed: {ex}", file=sys.stderr)
+        return
+    if recs:
+        data["records"].extend(recs)
+        data["meta"]["python_peers"] = _bench_ec.version()
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

@@ -1,0 +1,219 @@
+/* tabai-ec-time: per-operation times of the short-Weierstrass curves (src/ec) beside
+ * OpenSSL's EVP in one run, alternating rounds (the median of each), and each operation's
+ * bound: its count of field multiplications and squarings (counted by running the internal
+ * routines with a counting kernel) times the measured Montgomery multiplication.
+ *   tabai-ec-time [seconds per measurement, default 0.2]
+ * TABAI_CPU caps the tier as everywhere. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/obj_mac.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ec/ec.h"
+#include "tabai_ec.h"
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef int (*op_fn)(void *);
+
+/* microseconds per call: the median of 7 rounds of about budget/7 seconds */
+static double time_op(op_fn f, void *arg, double budget) {
+    double r[7];
+    size_t reps = 1;
+    double t0 = now();
+    f(arg);
+    double one = now() - t0;
+    reps = (size_t)(budget / 7 / (one > 1e-7 ? one : 1e-7));
+    if (reps < 1) reps = 1;
+    for (int k = 0; k < 7; k++) {
+        t0 = now();
+        for (size_t i = 0; i < reps; i++) f(arg);
+        r[k] = (now() - t0) / (double)reps * 1e6;
+    }
+    for (int i = 0; i < 7; i++)
+        for (int j = i + 1; j < 7; j++)
+            if (r[j] < r[i]) {
+                double t = r[i];
+                r[i] = r[j];
+                r[j] = t;
+            }
+    return r[3];
+}
+
+typedef struct {
+    tabai_curve c;
+    size_t L;
+    uint8_t sk[66], pk[133], peer[133], dg[64], sig[132];
+    EVP_PKEY *key, *peerkey;
+    EVP_PKEY_CTX *sctx, *vctx, *dctx;
+    unsigned char osig[200];
+    size_t osig_len;
+} job;
+
+static int t_sign(void *a) {
+    job *j = a;
+    return tabai_ecdsa_sign_digest(j->c, j->sig, j->sk, j->dg, 32, TABAI_HASH_SHA256, NULL, 0, 0);
+}
+static int t_verify(void *a) {
+    job *j = a;
+    return tabai_ecdsa_verify_digest_vartime(j->c, j->pk, 1 + 2 * j->L, j->dg, 32, j->sig, 0);
+}
+static int t_ecdh(void *a) {
+    job *j = a;
+    uint8_t s[66];
+    return tabai_ecdh(j->c, s, j->sk, j->peer, 1 + 2 * j->L);
+}
+static int o_sign(void *a) {
+    job *j = a;
+    unsigned char out[200];
+    size_t l = sizeof out;
+    return EVP_PKEY_sign(j->sctx, out, &l, j->dg, 32);
+}
+static int o_verify(void *a) {
+    job *j = a;
+    return EVP_PKEY_verify(j->vctx, j->osig, j->osig_len, j->dg, 32);
+}
+static int o_ecdh(void *a) {
+    job *j = a;
+    uint8_t s[66];
+    size_t l = sizeof s;
+    return EVP_PKEY_derive(j->dctx, s, &l);
+}
+
+static EVP_PKEY *load_key(const char *group, const uint8_t *sk, size_t L, const uint8_t *pk) {
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    EVP_PKEY *k = NULL;
+    BIGNUM *d = sk ? BN_bin2bn(sk, (int)L, NULL) : NULL;
+    unsigned char dbuf[66];
+    OSSL_PARAM ps[4];
+    int i = 0;
+    ps[i++] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)group, 0);
+    ps[i++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, (void *)pk, 1 + 2 * L);
+    if (d) {
+        BN_bn2nativepad(d, dbuf, (int)L);
+        ps[i++] = OSSL_PARAM_construct_BN(OSSL_PKEY_PARAM_PRIV_KEY, dbuf, L);
+    }
+    ps[i] = OSSL_PARAM_construct_end();
+    EVP_PKEY_fromdata_init(c);
+    EVP_PKEY_fromdata(c, &k, d ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, ps);
+    EVP_PKEY_CTX_free(c);
+    BN_free(d);
+    return k;
+}
+
+/* counting kernels: the field multiplications and squarings of one operation */
+static unsigned long n_mul, n_sqr;
+static tabai_mont_mul_fn real_mul;
+static tabai_mont_sqr_fn real_sqr;
+static void count_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                      uint64_t pinv, size_t n) {
+    n_mul++;
+    real_mul(r, a, b, p, pinv, n);
+}
+static void count_sqr(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
+                      size_t n) {
+    n_sqr++;
+    real_sqr(r, a, p, pinv, n);
+}
+
+typedef struct {
+    tabai_ec_ctx x;
+    uint64_t a[TABAI_EC_LIMBS], b[TABAI_EC_LIMBS];
+} fjob;
+static int t_fmul(void *v) {
+    fjob *f = v;
+    for (int i = 0; i < 100; i++) f->x.fp.mul(f->a, f->a, f->b, f->x.fp.m, f->x.fp.minv, f->x.fp.n);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    double budget = argc > 1 ? atof(argv[1]) : 0.2;
+    static const struct {
+        tabai_curve c;
+        const char *group;
+    } curves[] = {{TABAI_CURVE_P256, "P-256"},
+                  {TABAI_CURVE_P384, "P-384"},
+                  {TABAI_CURVE_P521, "P-521"},
+                  {TABAI_CURVE_SECP256K1, "secp256k1"}};
+    printf("tier %s, OpenSSL %s, %.2f s a measurement\n", tabai_cpu_name(),
+           OpenSSL_version(OPENSSL_VERSION), budget);
+    printf("%-10s %-7s %10s %10s %8s %8s %8s %10s %8s\n", "curve", "op", "tabai_us", "ossl_us",
+           "ossl/tb", "fmul", "fsqr", "bound_us", "share");
+    for (size_t ci = 0; ci < 4; ci++) {
+        job j;
+        memset(&j, 0, sizeof j);
+        j.c = curves[ci].c;
+        j.L = tabai_ec_field_bytes(j.c);
+        uint8_t psk[66];
+        tabai_ec_keypair(j.c, j.sk, j.pk);
+        tabai_ec_keypair(j.c, psk, j.peer);
+        for (int i = 0; i < 64; i++) j.dg[i] = (uint8_t)(i * 7 + 1);
+        t_sign(&j);
+        j.key = load_key(curves[ci].group, j.sk, j.L, j.pk);
+        j.peerkey = load_key(curves[ci].group, NULL, j.L, j.peer);
+        j.sctx = EVP_PKEY_CTX_new(j.key, NULL);
+        EVP_PKEY_sign_init(j.sctx);
+        j.vctx = EVP_PKEY_CTX_new(j.key, NULL);
+        EVP_PKEY_verify_init(j.vctx);
+        j.dctx = EVP_PKEY_CTX_new(j.key, NULL);
+        EVP_PKEY_derive_init(j.dctx);
+        EVP_PKEY_derive_set_peer(j.dctx, j.peerkey);
+        j.osig_len = sizeof j.osig;
+        EVP_PKEY_sign(j.sctx, j.osig, &j.osig_len, j.dg, 32);
+        if (t_verify(&j) != TABAI_OK || o_verify(&j) != 1) {
+            printf("%s: self-check failed\n", curves[ci].group);
+            return 1;
+        }
+        /* the field multiplication of the tier */
+        fjob f;
+        const tabai_ec_curve *cu = tabai_ec_curve_get(j.c);
+        tabai_ec_ctx_init(&f.x, cu);
+        memcpy(f.a, cu->gx_m, sizeof f.a);
+        memcpy(f.b, cu->gy_m, sizeof f.b);
+        double fm = time_op(t_fmul, &f, budget) / 100;
+        printf("%-10s %-7s %10.4f\n", curves[ci].group, "fmul", fm);
+        static const char *names[] = {"sign", "verify", "ecdh"};
+        op_fn ours[] = {t_sign, t_verify, t_ecdh}, theirs[] = {o_sign, o_verify, o_ecdh};
+        for (int o = 0; o < 3; o++) {
+            /* alternate: ours, theirs, ours, theirs; the better of each pair of medians */
+            double a1 = time_op(ours[o], &j, budget), b1 = time_op(theirs[o], &j, budget);
+            double a2 = time_op(ours[o], &j, budget), b2 = time_op(theirs[o], &j, budget);
+            double a = a1 < a2 ? a1 : a2, b = b1 < b2 ? b1 : b2;
+            /* count: the same routine with counting kernels */
+            tabai_ec_ctx x;
+            tabai_ec_ctx_init(&x, cu);
+            real_mul = x.fp.mul;
+            real_sqr = x.fp.sqr;
+            n_mul = n_sqr = 0;
+            /* the dominant routine of each operation, with the tier's kernels wrapped */
+            tabai_ec_point P, R;
+            uint64_t k[TABAI_EC_LIMBS] = {0};
+            for (size_t l = 0; l < cu->n; l++) k[l] = cu->q[l] - 1 - l;
+            memset(&P, 0, sizeof P);
+            memcpy(P.x, cu->gx_m, sizeof P.x);
+            memcpy(P.y, cu->gy_m, sizeof P.y);
+            memcpy(P.z, cu->p_one, sizeof P.z);
+            x.fp.mul = count_mul;
+            x.fp.sqr = count_sqr;
+            if (o == 0) tabai_ec_mul_base_ct(&x, &R, k);
+            else if (o == 1) tabai_ec_mul2_vartime(&x, &R, k, k, &P);
+            else tabai_ec_mul_ct(&x, &R, k, &P);
+            n_mul += cu->pbits + cu->pbits / 4; /* the affine conversion: one inversion */
+            double bound = (double)(n_mul + n_sqr) * fm;
+            printf("%-10s %-7s %10.2f %10.2f %8.2f %8lu %8lu %10.2f %7.0f%%\n", curves[ci].group,
+                   names[o], a, b, b / a, n_mul, n_sqr, bound, 100 * bound / a);
+        }
+        EVP_PKEY_CTX_free(j.sctx), EVP_PKEY_CTX_free(j.vctx), EVP_PKEY_CTX_free(j.dctx);
+        EVP_PKEY_free(j.key), EVP_PKEY_free(j.peerkey);
+    }
+    return 0;
+}

@@ -1,0 +1,103 @@
+/* Internal interface of src/ec/: the curve table (generated, curves.c) and the field,
+ * scalar and point arithmetic shared by ec.c and the tests. Nothing here is exported. */
+#ifndef TABAI_EC_INTERNAL_H
+#define TABAI_EC_INTERNAL_H
+
+#include "../cpu/kernels.h"
+#include "../internal.h"
+#include "tabai_ec.h"
+
+#define TABAI_EC_NCURVES 4
+#define TABAI_EC_LIMBS 9 /* P-521: 9 limbs */
+#define TABAI_EC_GLV_BITS 129 /* the bound of the GLV halves (tools/gen/ec_consts.py) */
+
+/* How field elements are held: Montgomery form, or plain residues for the primes whose
+ * special form gives a cheaper reduction after the tier's product kernel (special.c). */
+typedef enum tabai_ec_form {
+    TABAI_EC_FORM_MONT = 0,
+    TABAI_EC_FORM_MERSENNE = 1 /* p = 2^521 - 1 */
+} tabai_ec_form;
+
+/* One curve y^2 = x^3 + a x + b over F_p, generator G of prime order q (called n in the
+ * standards; here n is the limb count). Limb arrays hold n limbs, zero above. */
+typedef struct tabai_ec_curve {
+    tabai_curve id;
+    const char *name;
+    size_t n;      /* limbs of p and of q */
+    size_t bytes;  /* L = Ln: bytes of a field element and of a scalar */
+    size_t pbits, qbits;
+    int a_zero;    /* 1: a = 0 (secp256k1); 0: a = -3 (the NIST curves) */
+    tabai_ec_form form; /* the field's representation; "_m" constants are in it */
+    /* p_rr, p_one: R^2 and R mod p of the field's form (1 and 1 for the plain forms) */
+    uint64_t p[TABAI_EC_LIMBS], pinv, p_rr[TABAI_EC_LIMBS], p_one[TABAI_EC_LIMBS];
+    uint64_t p_minus2[TABAI_EC_LIMBS], p_sqrt[TABAI_EC_LIMBS]; /* p - 2, (p + 1) / 4 */
+    uint64_t a[TABAI_EC_LIMBS], b[TABAI_EC_LIMBS], gx[TABAI_EC_LIMBS], gy[TABAI_EC_LIMBS];
+    uint64_t b_m[TABAI_EC_LIMBS], b3_m[TABAI_EC_LIMBS]; /* b R, 3 b R mod p */
+    uint64_t gx_m[TABAI_EC_LIMBS], gy_m[TABAI_EC_LIMBS];
+    uint64_t q[TABAI_EC_LIMBS], qinv, q_rr[TABAI_EC_LIMBS], q_one[TABAI_EC_LIMBS];
+    uint64_t q_minus2[TABAI_EC_LIMBS], q_half[TABAI_EC_LIMBS]; /* q - 2, (q - 1) / 2 */
+    /* GLV (a = 0): lambda (x, y) = (beta x, y); k = k1 + k2 lambda with c1 = round(k g1 /
+     * 2^384), c2 = round(k g2 / 2^384), k2 = c1 (-b1) + c2 (-b2), k1 = k - k2 lambda mod q */
+    int glv;
+    uint64_t beta_m[TABAI_EC_LIMBS];                         /* field form */
+    uint64_t lam_m[TABAI_EC_LIMBS], mb1_m[TABAI_EC_LIMBS], mb2_m[TABAI_EC_LIMBS]; /* x R mod q */
+    uint64_t g1[TABAI_EC_LIMBS], g2[TABAI_EC_LIMBS];
+} tabai_ec_curve;
+
+extern const tabai_ec_curve tabai_ec_curves[TABAI_EC_NCURVES];
+
+/* The curve of an id, or NULL. */
+const tabai_ec_curve *tabai_ec_curve_get(tabai_curve c);
+
+/* A modulus with the kernels of the tier in use (taken once per call of the public API, as
+ * tabai_mont takes them at init): arithmetic modulo p or q in Montgomery form. */
+typedef struct tabai_ec_mod {
+    size_t n;
+    const uint64_t *m;
+    uint64_t minv;
+    const uint64_t *rr, *one;
+    tabai_mont_mul_fn mul;
+    tabai_mont_sqr_fn sqr;
+    tabai_mod_addsub_fn add, sub;
+} tabai_ec_mod;
+
+/* A projective point (X : Y : Z), coordinates in Montgomery form; infinity is (0 : 1 : 0). */
+typedef struct tabai_ec_point {
+    uint64_t x[TABAI_EC_LIMBS], y[TABAI_EC_LIMBS], z[TABAI_EC_LIMBS];
+} tabai_ec_point;
+
+/* A curve with its field and scalar moduli bound to the tier's kernels. */
+typedef struct tabai_ec_ctx {
+    const tabai_ec_curve *c;
+    tabai_ec_mod fp, fq;
+} tabai_ec_ctx;
+
+void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c);
+
+/* The special-form field products (special.c), with the kernel signatures (p, pinv and n are
+ * ignored): r = a b mod p, r = a^2 mod p for plain residues a, b < p; r may alias. */
+void tabai_ec_p521_mul_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               const uint64_t *p, uint64_t pinv, size_t n);
+void tabai_ec_p521_sqr_generic(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
+                               size_t n);
+void tabai_ec_p521_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                            uint64_t pinv, size_t n);
+void tabai_ec_p521_sqr_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
+                            size_t n);
+
+
+/* Points (constant time unless named _vartime). */
+void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                           const tabai_ec_point *q);
+void tabai_ec_point_dbl_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p);
+/* r = k P for k[n] < q, constant time in k (GLV on the curves that have it). */
+void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                     const tabai_ec_point *p);
+/* r = k G by the precomputed table, constant time in k (k[n] < 2^qbits). */
+void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k);
+/* r = u1 G + u2 P in Jacobian coordinates (x = X/Z^2, y = Y/Z^3; infinity Z = 0), for P
+ * with Z = 1; variable time (public inputs only). */
+void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
+                           const uint64_t *u2, const tabai_ec_point *p);
+
+#endif

@@ -1,0 +1,665 @@
+/* Field and point arithmetic of the short-Weierstrass curves: Montgomery arithmetic modulo p
+ * and q through the tier's fixed-size kernels, the complete projective formulas of Renes,
+ * Costello and Batina (2016), and the scalar multiplications (src/ec/README.md). */
+#include <pthread.h>
+
+#include "ec.h"
+#include "field.h"
+
+const tabai_ec_curve *tabai_ec_curve_get(tabai_curve c) {
+    for (size_t i = 0; i < TABAI_EC_NCURVES; i++)
+        if (tabai_ec_curves[i].id == c) return &tabai_ec_curves[i];
+    return NULL;
+}
+
+static void mod_bind(tabai_ec_mod *m, const tabai_kernels *k, size_t n, const uint64_t *mod,
+                     uint64_t minv, const uint64_t *rr, const uint64_t *one) {
+    size_t s = tabai_slot(n);
+    m->n = n;
+    m->m = mod;
+    m->minv = minv;
+    m->rr = rr;
+    m->one = one;
+    m->mul = k->mont_mul[s];
+    m->sqr = k->mont_sqr[s];
+    m->add = k->mod_add[s];
+    m->sub = k->mod_sub[s];
+}
+
+void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
+    const tabai_kernels *k = tabai_kernels_active();
+    x->c = c;
+    mod_bind(&x->fp, k, c->n, c->p, c->pinv, c->p_rr, c->p_one);
+    int bmi2 = k->tier >= TABAI_TIER_BMI2; /* the tiers above bmi2 keep its product kernels */
+    if (c->form == TABAI_EC_FORM_MERSENNE) {
+        x->fp.mul = bmi2 ? tabai_ec_p521_mul_bmi2 : tabai_ec_p521_mul_generic;
+        x->fp.sqr = bmi2 ? tabai_ec_p521_sqr_bmi2 : tabai_ec_p521_sqr_generic;
+    }
+    mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
+}
+
+/* r = a^e in Montgomery form for a public exponent e[n] (ebits bits): fixed 4-bit windows,
+ * the table read at public indices (the windows of e), so constant time in a. */
+void tabai_ec_pow(const tabai_ec_mod *m, uint64_t *r, const uint64_t *a, const uint64_t *e,
+                  size_t ebits) {
+    uint64_t t[16][TABAI_EC_LIMBS], acc[TABAI_EC_LIMBS];
+    size_t n = m->n;
+    memcpy(t[0], m->one, n * 8);
+    memcpy(t[1], a, n * 8);
+    for (int i = 2; i < 16; i++) fe_mul(m, t[i], t[i - 1], a);
+    size_t top = (ebits + 3) / 4;
+    memcpy(acc, m->one, n * 8);
+    for (size_t w = top; w-- > 0;) {
+        for (int j = 0; j < 4; j++) fe_sqr(m, acc, acc);
+        size_t pos = 4 * w;
+        unsigned d = (unsigned)((e[pos / 64] >> (pos % 64)) & 15);
+        if (d) fe_mul(m, acc, acc, t[d]); /* d is a digit of the public exponent */
+    }
+    memcpy(r, acc, n * 8);
+    tabai_wipe(t, sizeof t);
+    tabai_wipe(acc, sizeof acc);
+}
+
+/* ---- complete formulas (Renes, Costello, Batina, EUROCRYPT 2016) ---- */
+
+/* Algorithm 4 (a = -3) and Algorithm 7 (a = 0): r = p + q for any p, q (r may alias). */
+void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                           const tabai_ec_point *q) {
+    const tabai_ec_mod *m = &x->fp;
+    uint64_t t0[TABAI_EC_LIMBS], t1[TABAI_EC_LIMBS], t2[TABAI_EC_LIMBS], t3[TABAI_EC_LIMBS],
+        t4[TABAI_EC_LIMBS], X3[TABAI_EC_LIMBS], Y3[TABAI_EC_LIMBS], Z3[TABAI_EC_LIMBS];
+    fe_mul(m, t0, p->x, q->x);
+    fe_mul(m, t1, p->y, q->y);
+    fe_mul(m, t2, p->z, q->z);
+    fe_add(m, t3, p->x, p->y);
+    fe_add(m, t4, q->x, q->y);
+    fe_mul(m, t3, t3, t4);
+    fe_add(m, t4, t0, t1);
+    fe_sub(m, t3, t3, t4);
+    fe_add(m, t4, p->y, p->z);
+    fe_add(m, X3, q->y, q->z);
+    fe_mul(m, t4, t4, X3);
+    fe_add(m, X3, t1, t2);
+    fe_sub(m, t4, t4, X3);
+    fe_add(m, X3, p->x, p->z);
+    fe_add(m, Y3, q->x, q->z);
+    fe_mul(m, X3, X3, Y3);
+    fe_add(m, Y3, t0, t2);
+    fe_sub(m, Y3, X3, Y3);
+    if (!x->c->a_zero) { /* a = -3: Algorithm 4, steps 19-43 (public: the curve) */
+        const uint64_t *b = x->c->b_m;
+        fe_mul(m, Z3, b, t2);
+        fe_sub(m, X3, Y3, Z3);
+        fe_add(m, Z3, X3, X3);
+        fe_add(m, X3, X3, Z3);
+        fe_sub(m, Z3, t1, X3);
+        fe_add(m, X3, t1, X3);
+        fe_mul(m, Y3, b, Y3);
+        fe_add(m, t1, t2, t2);
+        fe_add(m, t2, t1, t2);
+        fe_sub(m, Y3, Y3, t2);
+        fe_sub(m, Y3, Y3, t0);
+        fe_add(m, t1, Y3, Y3);
+        fe_add(m, Y3, t1, Y3);
+        fe_add(m, t1, t0, t0);
+        fe_add(m, t0, t1, t0);
+        fe_sub(m, t0, t0, t2);
+        fe_mul(m, t1, t4, Y3);
+        fe_mul(m, t2, t0, Y3);
+        fe_mul(m, Y3, X3, Z3);
+        fe_add(m, Y3, Y3, t2);
+        fe_mul(m, X3, t3, X3);
+        fe_sub(m, X3, X3, t1);
+        fe_mul(m, Z3, t4, Z3);
+        fe_mul(m, t1, t3, t0);
+        fe_add(m, Z3, Z3, t1);
+    } else { /* a = 0: Algorithm 7, steps 19-33 */
+        const uint64_t *b3 = x->c->b3_m;
+        fe_add(m, X3, t0, t0);
+        fe_add(m, t0, X3, t0);
+        fe_mul(m, t2, b3, t2);
+        fe_add(m, Z3, t1, t2);
+        fe_sub(m, t1, t1, t2);
+        fe_mul(m, Y3, b3, Y3);
+        fe_mul(m, X3, t4, Y3);
+        fe_mul(m, t2, t3, t1);
+        fe_sub(m, X3, t2, X3);
+        fe_mul(m, Y3, Y3, t0);
+        fe_mul(m, t1, t1, Z3);
+        fe_add(m, Y3, t1, Y3);
+        fe_mul(m, t0, t0, t3);
+        fe_mul(m, Z3, Z3, t4);
+        fe_add(m, Z3, Z3, t0);
+    }
+    size_t n = m->n;
+    memcpy(r->x, X3, n * 8);
+    memcpy(r->y, Y3, n * 8);
+    memcpy(r->z, Z3, n * 8);
+}
+
+/* Algorithm 6 (a = -3) and Algorithm 9 (a = 0): r = 2 p (r may alias p). */
+void tabai_ec_point_dbl_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
+    const tabai_ec_mod *m = &x->fp;
+    uint64_t t0[TABAI_EC_LIMBS], t1[TABAI_EC_LIMBS], t2[TABAI_EC_LIMBS], t3[TABAI_EC_LIMBS],
+        X3[TABAI_EC_LIMBS], Y3[TABAI_EC_LIMBS], Z3[TABAI_EC_LIMBS];
+    if (!x->c->a_zero) {
+        const uint64_t *b = x->c->b_m;
+        fe_sqr(m, t0, p->x);
+        fe_sqr(m, t1, p->y);
+        fe_sqr(m, t2, p->z);
+        fe_mul(m, t3, p->x, p->y);
+        fe_add(m, t3, t3, t3);
+        fe_mul(m, Z3, p->x, p->z);
+        fe_add(m, Z3, Z3, Z3);
+        fe_mul(m, Y3, b, t2);
+        fe_sub(m, Y3, Y3, Z3);
+        fe_add(m, X3, Y3, Y3);
+        fe_add(m, Y3, X3, Y3);
+        fe_sub(m, X3, t1, Y3);
+        fe_add(m, Y3, t1, Y3);
+        fe_mul(m, Y3, X3, Y3);
+        fe_mul(m, X3, X3, t3);
+        fe_add(m, t3, t2, t2);
+        fe_add(m, t2, t2, t3);
+        fe_mul(m, Z3, b, Z3);
+        fe_sub(m, Z3, Z3, t2);
+        fe_sub(m, Z3, Z3, t0);
+        fe_add(m, t3, Z3, Z3);
+        fe_add(m, Z3, Z3, t3);
+        fe_add(m, t3, t0, t0);
+        fe_add(m, t0, t3, t0);
+        fe_sub(m, t0, t0, t2);
+        fe_mul(m, t0, t0, Z3);
+        fe_add(m, Y3, Y3, t0);
+        fe_mul(m, t0, p->y, p->z);
+        fe_add(m, t0, t0, t0);
+        fe_mul(m, Z3, t0, Z3);
+        fe_sub(m, X3, X3, Z3);
+        fe_mul(m, Z3, t0, t1);
+        fe_add(m, Z3, Z3, Z3);
+        fe_add(m, Z3, Z3, Z3);
+    } else {
+        const uint64_t *b3 = x->c->b3_m;
+        fe_sqr(m, t0, p->y);
+        fe_add(m, Z3, t0, t0);
+        fe_add(m, Z3, Z3, Z3);
+        fe_add(m, Z3, Z3, Z3);
+        fe_mul(m, t1, p->y, p->z);
+        fe_sqr(m, t2, p->z);
+        fe_mul(m, t2, b3, t2);
+        fe_mul(m, X3, t2, Z3);
+        fe_add(m, Y3, t0, t2);
+        fe_mul(m, Z3, t1, Z3);
+        fe_add(m, t1, t2, t2);
+        fe_add(m, t2, t1, t2);
+        fe_sub(m, t0, t0, t2);
+        fe_mul(m, Y3, t0, Y3);
+        fe_add(m, Y3, X3, Y3);
+        fe_mul(m, t1, p->x, p->y);
+        fe_mul(m, X3, t0, t1);
+        fe_add(m, X3, X3, X3);
+    }
+    size_t n = m->n;
+    memcpy(r->x, X3, n * 8);
+    memcpy(r->y, Y3, n * 8);
+    memcpy(r->z, Z3, n * 8);
+}
+
+static void point_inf(const tabai_ec_ctx *x, tabai_ec_point *r) {
+    memset(r, 0, sizeof *r);
+    memcpy(r->y, x->fp.one, x->fp.n * 8);
+}
+
+/* ---- signed windows (Booth recoding, w = 5: digits in [-16, 16]) ---- */
+#define EC_W 5
+#define EC_TAB 16 /* 2^(w-1) multiples 1..16 */
+
+/* Bit i of k[n] (0 above the top limb); i is public. */
+static inline uint64_t kbit(const uint64_t *k, size_t n, size_t i) {
+    return i / 64 < n ? (k[i / 64] >> (i % 64)) & 1 : 0;
+}
+
+/* Digit i: b(5i-1) + b(5i) + 2 b(5i+1) + 4 b(5i+2) + 8 b(5i+3) - 16 b(5i+4), as a sign
+ * mask and an absolute value, by arithmetic only (k is secret, i public). */
+static inline void booth_digit(const uint64_t *k, size_t n, size_t i, uint64_t *neg,
+                               uint64_t *abs) {
+    size_t pos = EC_W * i;
+    int64_t d = (int64_t)(pos ? kbit(k, n, pos - 1) : 0);
+    for (int j = 0; j < EC_W - 1; j++) d += (int64_t)(kbit(k, n, pos + (size_t)j) << j);
+    d -= (int64_t)(kbit(k, n, pos + EC_W - 1) << (EC_W - 1));
+    uint64_t s = (uint64_t)(d >> 63);
+    *neg = s & 1;
+    *abs = ((uint64_t)d ^ s) - s;
+}
+
+static inline size_t booth_windows(size_t qbits) { return qbits / EC_W + 1; }
+
+/* r = -r if neg (neg 0 or 1): y = p - y by masks (y = 0 stays 0 through the subtraction). */
+static void point_cneg(const tabai_ec_ctx *x, tabai_ec_point *r, uint64_t neg) {
+    uint64_t zero[TABAI_EC_LIMBS] = {0}, ny[TABAI_EC_LIMBS];
+    fe_sub(&x->fp, ny, zero, r->y);
+    tabai_cmov_n(r->y, neg, ny, r->y, x->fp.n);
+}
+
+/* r = tab[idx - 1] for 1 <= idx <= 16, infinity for idx = 0, by a scan of all 16 entries. */
+static void scan_proj(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *tab,
+                      uint64_t idx) {
+    size_t n = x->fp.n;
+    point_inf(x, r);
+    for (uint64_t j = 0; j < EC_TAB; j++) {
+        uint64_t msk = tabai_mask(tabai_eq(j + 1, idx));
+        for (size_t l = 0; l < n; l++) {
+            r->x[l] = (r->x[l] & ~msk) | (tab[j].x[l] & msk);
+            r->y[l] = (r->y[l] & ~msk) | (tab[j].y[l] & msk);
+            r->z[l] = (r->z[l] & ~msk) | (tab[j].z[l] & msk);
+        }
+    }
+}
+
+/* round(k g / 2^384) for k, g < 2^256 (4 limbs): two limbs into c[4] (upper two zero). */
+static void glv_round(uint64_t *c, const uint64_t *k, const uint64_t *g) {
+    uint64_t t[8];
+    tabai_mul_n(t, k, g, 4);
+    uint64_t cy = tabai_adc(&t[5], t[5], (uint64_t)1 << 63, 0);
+    cy = tabai_adc(&t[6], t[6], 0, cy);
+    tabai_adc(&t[7], t[7], 0, cy);
+    c[0] = t[6], c[1] = t[7], c[2] = 0, c[3] = 0;
+    tabai_wipe(t, sizeof t);
+}
+
+/* k = k1 + k2 lambda mod q (k < q) with |k1|, |k2| < 2^129: each as a magnitude and a sign
+ * (1: negative), all by arithmetic and masks (Gallant, Lambert, Vanstone 2001, section 4). */
+static void glv_split(const tabai_ec_ctx *x, const uint64_t *k, uint64_t *k1, uint64_t *k2,
+                      uint64_t *neg1, uint64_t *neg2) {
+    const tabai_ec_curve *c = x->c;
+    const tabai_ec_mod *q = &x->fq;
+    uint64_t c1[4], c2[4], t[4], z[4] = {0}, nk[4];
+    glv_round(c1, k, c->g1);
+    glv_round(c2, k, c->g2);
+    fe_mul(q, k2, c1, c->mb1_m);
+    fe_mul(q, t, c2, c->mb2_m);
+    fe_add(q, k2, k2, t);
+    fe_mul(q, t, k2, c->lam_m);
+    fe_sub(q, k1, k, t);
+    *neg1 = tabai_lt_n(c->q_half, k1, 4);
+    fe_sub(q, nk, z, k1);
+    tabai_cmov_n(k1, *neg1, nk, k1, 4);
+    *neg2 = tabai_lt_n(c->q_half, k2, 4);
+    fe_sub(q, nk, z, k2);
+    tabai_cmov_n(k2, *neg2, nk, k2, 4);
+    tabai_wipe(c1, sizeof c1), tabai_wipe(c2, sizeof c2), tabai_wipe(t, sizeof t);
+    tabai_wipe(nk, sizeof nk);
+}
+
+/* k P on an a = 0 curve with the endomorphism: k1 P + k2 lambda(P), both halves by the
+ * signed 5-bit windows and masked scans of P..16P and of their images (beta X : Y : Z):
+ * half the doublings of tabai_ec_mul_ct's generic path. */
+static void mul_glv_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                       const tabai_ec_point *p) {
+    tabai_ec_point tab[EC_TAB], tab2[EC_TAB], acc, t;
+    uint64_t k1[4], k2[4], s1, s2, neg, abs;
+    glv_split(x, k, k1, k2, &s1, &s2);
+    tab[0] = *p;
+    tabai_ec_point_dbl_ct(x, &tab[1], p);
+    for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(x, &tab[j], &tab[j - 1], p);
+    for (int j = 0; j < EC_TAB; j++) {
+        tab2[j] = tab[j];
+        fe_mul(&x->fp, tab2[j].x, tab[j].x, x->c->beta_m);
+    }
+    size_t w = booth_windows(TABAI_EC_GLV_BITS);
+    point_inf(x, &acc);
+    for (size_t i = w; i-- > 0;) {
+        if (i + 1 < w)
+            for (int j = 0; j < EC_W; j++) tabai_ec_point_dbl_ct(x, &acc, &acc);
+        booth_digit(k1, 4, i, &neg, &abs);
+        scan_proj(x, &t, tab, abs);
+        point_cneg(x, &t, neg ^ s1);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+        booth_digit(k2, 4, i, &neg, &abs);
+        scan_proj(x, &t, tab2, abs);
+        point_cneg(x, &t, neg ^ s2);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(tab, sizeof tab), tabai_wipe(tab2, sizeof tab2);
+    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
+    tabai_wipe(k1, sizeof k1), tabai_wipe(k2, sizeof k2);
+    s1 = s2 = neg = abs = 0;
+}
+
+void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                     const tabai_ec_point *p) {
+    if (x->c->glv) { /* public: the curve */
+        mul_glv_ct(x, r, k, p);
+        return;
+    }
+    tabai_ec_point tab[EC_TAB], acc, t;
+    size_t n = x->fp.n;
+    tab[0] = *p;
+    tabai_ec_point_dbl_ct(x, &tab[1], p);
+    for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(x, &tab[j], &tab[j - 1], p);
+    size_t w = booth_windows(x->c->qbits);
+    uint64_t neg, abs;
+    booth_digit(k, n, w - 1, &neg, &abs);
+    scan_proj(x, &acc, tab, abs);
+    point_cneg(x, &acc, neg);
+    for (size_t i = w - 1; i-- > 0;) {
+        for (int j = 0; j < EC_W; j++) tabai_ec_point_dbl_ct(x, &acc, &acc);
+        booth_digit(k, n, i, &neg, &abs);
+        scan_proj(x, &t, tab, abs);
+        point_cneg(x, &t, neg);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(tab, sizeof tab);
+    tabai_wipe(&acc, sizeof acc);
+    tabai_wipe(&t, sizeof t);
+    neg = abs = 0;
+}
+
+/* ---- the generator's table: window i holds j 2^(5i) G, j = 1..16, affine (x, y) in
+ * Montgomery form, n limbs each; built once per process at first use. ---- */
+#define WIN(bits) ((bits) / EC_W + 1)
+static uint64_t tab_p256[WIN(256) * EC_TAB * 2 * 4];
+static uint64_t tab_p384[WIN(384) * EC_TAB * 2 * 6];
+static uint64_t tab_p521[WIN(521) * EC_TAB * 2 * 9];
+static uint64_t tab_k256[WIN(256) * EC_TAB * 2 * 4];
+static uint64_t *const base_tabs[TABAI_EC_NCURVES] = {tab_p256, tab_p384, tab_p521, tab_k256};
+static pthread_once_t base_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                     PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+
+static void base_build(size_t ci) {
+    const tabai_ec_curve *c = &tabai_ec_curves[ci];
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    size_t n = c->n, w = booth_windows(c->qbits);
+    uint64_t *out = base_tabs[ci];
+    tabai_ec_point b, pts[EC_TAB];
+    memset(&b, 0, sizeof b);
+    memcpy(b.x, c->gx_m, n * 8);
+    memcpy(b.y, c->gy_m, n * 8);
+    memcpy(b.z, c->p_one, n * 8);
+    for (size_t i = 0; i < w; i++) {
+        pts[0] = b;
+        tabai_ec_point_dbl_ct(&x, &pts[1], &b);
+        for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(&x, &pts[j], &pts[j - 1], &b);
+        tabai_ec_point_dbl_ct(&x, &b, &pts[EC_TAB - 1]); /* 32 b: the next window's base */
+        /* to affine with one inversion (Montgomery's trick); no Z is 0 (j 2^(5i) < q's
+         * multiples never vanish: q is a prime above 16 and 2) */
+        uint64_t pre[EC_TAB][TABAI_EC_LIMBS], inv[TABAI_EC_LIMBS], zi[TABAI_EC_LIMBS];
+        memcpy(pre[0], pts[0].z, n * 8);
+        for (int j = 1; j < EC_TAB; j++) fe_mul(&x.fp, pre[j], pre[j - 1], pts[j].z);
+        tabai_ec_pow(&x.fp, inv, pre[EC_TAB - 1], c->p_minus2, c->pbits);
+        for (int j = EC_TAB - 1; j >= 0; j--) {
+            if (j > 0) {
+                fe_mul(&x.fp, zi, inv, pre[j - 1]);
+                fe_mul(&x.fp, inv, inv, pts[j].z);
+            } else {
+                memcpy(zi, inv, n * 8);
+            }
+            uint64_t *e = out + ((i * EC_TAB + (size_t)j) * 2) * n;
+            fe_mul(&x.fp, e, pts[j].x, zi);
+            fe_mul(&x.fp, e + n, pts[j].y, zi);
+        }
+    }
+}
+static void base_build0(void) { base_build(0); }
+static void base_build1(void) { base_build(1); }
+static void base_build2(void) { base_build(2); }
+static void base_build3(void) { base_build(3); }
+static void (*const base_builders[TABAI_EC_NCURVES])(void) = {base_build0, base_build1,
+                                                              base_build2, base_build3};
+
+static const uint64_t *base_table(const tabai_ec_curve *c) {
+    size_t ci = (size_t)(c - tabai_ec_curves);
+    pthread_once(&base_once[ci], base_builders[ci]);
+    return base_tabs[ci];
+}
+
+void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    const uint64_t *tab = base_table(x->c);
+    size_t n = x->fp.n, w = booth_windows(x->c->qbits);
+    tabai_ec_point acc, t;
+    point_inf(x, &acc);
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; i < w; i++) {
+        uint64_t neg, abs;
+        booth_digit(k, n, i, &neg, &abs);
+        const uint64_t *row = tab + i * EC_TAB * 2 * n;
+        memset(t.x, 0, n * 8);
+        memset(t.y, 0, n * 8);
+        for (uint64_t j = 0; j < EC_TAB; j++) { /* masked scan of the whole row */
+            uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
+            const uint64_t *e = row + j * 2 * n;
+            for (size_t l = 0; l < n; l++) {
+                t.x[l] |= e[l] & msk;
+                t.y[l] |= e[n + l] & msk;
+            }
+        }
+        uint64_t zero = tabai_eq(abs, 0); /* digit 0: infinity (0 : 1 : 0) */
+        for (size_t l = 0; l < n; l++) t.z[l] = x->fp.one[l] & ~tabai_mask(zero);
+        tabai_cmov_n(t.y, zero, x->fp.one, t.y, n);
+        point_cneg(x, &t, neg);
+        tabai_ec_point_add_ct(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(&acc, sizeof acc);
+    tabai_wipe(&t, sizeof t);
+}
+
+/* ---- verification (public data, variable time): Jacobian coordinates (x = X/Z^2,
+ * y = Y/Z^3, infinity Z = 0) with the cheaper incomplete formulas of the Explicit-Formulas
+ * Database and their exceptions decided by branches: dbl-2001-b (a = -3), dbl-2009-l
+ * (a = 0), add-2007-bl, madd-2007-bl. ---- */
+static void jdbl_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
+    const tabai_ec_mod *m = &x->fp;
+    size_t n = m->n;
+    if (fe_is_zero(p->z, n)) {
+        *r = *p;
+        return;
+    }
+    uint64_t a[TABAI_EC_LIMBS], b[TABAI_EC_LIMBS], c[TABAI_EC_LIMBS], d[TABAI_EC_LIMBS],
+        e[TABAI_EC_LIMBS], t[TABAI_EC_LIMBS];
+    if (!x->c->a_zero) { /* dbl-2001-b: 3M + 5S */
+        fe_sqr(m, a, p->z);         /* delta */
+        fe_sqr(m, b, p->y);         /* gamma */
+        fe_mul(m, c, p->x, b);      /* beta */
+        fe_sub(m, d, p->x, a);
+        fe_add(m, e, p->x, a);
+        fe_mul(m, d, d, e);
+        fe_add(m, e, d, d);
+        fe_add(m, d, e, d);         /* alpha = 3 (X - delta)(X + delta) */
+        fe_add(m, t, p->y, p->z);
+        fe_sqr(m, t, t);
+        fe_sub(m, t, t, b);
+        fe_sub(m, r->z, t, a);      /* Z3 = (Y + Z)^2 - gamma - delta */
+        fe_add(m, c, c, c);
+        fe_add(m, c, c, c);         /* 4 beta */
+        fe_sqr(m, t, d);
+        fe_sub(m, t, t, c);
+        fe_sub(m, r->x, t, c);      /* X3 = alpha^2 - 8 beta */
+        fe_sub(m, c, c, r->x);
+        fe_mul(m, c, d, c);
+        fe_sqr(m, b, b);
+        fe_add(m, b, b, b);
+        fe_add(m, b, b, b);
+        fe_add(m, b, b, b);         /* 8 gamma^2 */
+        fe_sub(m, r->y, c, b);      /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+    } else { /* dbl-2009-l: 2M + 5S */
+        fe_sqr(m, a, p->x);         /* A */
+        fe_sqr(m, b, p->y);         /* B */
+        fe_sqr(m, c, b);            /* C */
+        fe_add(m, d, p->x, b);
+        fe_sqr(m, d, d);
+        fe_sub(m, d, d, a);
+        fe_sub(m, d, d, c);
+        fe_add(m, d, d, d);         /* D */
+        fe_add(m, e, a, a);
+        fe_add(m, e, e, a);         /* E = 3A */
+        fe_mul(m, t, p->y, p->z);
+        fe_add(m, r->z, t, t);      /* Z3 = 2 Y Z */
+        fe_sqr(m, t, e);            /* F */
+        fe_sub(m, t, t, d);
+        fe_sub(m, r->x, t, d);      /* X3 = F - 2D */
+        fe_sub(m, d, d, r->x);
+        fe_mul(m, d, e, d);
+        fe_add(m, c, c, c);
+        fe_add(m, c, c, c);
+        fe_add(m, c, c, c);
+        fe_sub(m, r->y, d, c);      /* Y3 = E (D - X3) - 8C */
+    }
+}
+
+/* r = p + q; q affine (its Z ignored) when q_affine. */
+static void jadd_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                         const tabai_ec_point *q, int q_affine) {
+    const tabai_ec_mod *m = &x->fp;
+    size_t n = m->n;
+    if (fe_is_zero(p->z, n)) {
+        *r = *q;
+        if (q_affine) memcpy(r->z, m->one, n * 8);
+        return;
+    }
+    if (!q_affine && fe_is_zero(q->z, n)) {
+        *r = *p;
+        return;
+    }
+    uint64_t z1z1[TABAI_EC_LIMBS], z2z2[TABAI_EC_LIMBS], u1[TABAI_EC_LIMBS], u2[TABAI_EC_LIMBS],
+        s1[TABAI_EC_LIMBS], s2[TABAI_EC_LIMBS], h[TABAI_EC_LIMBS], i[TABAI_EC_LIMBS],
+        j[TABAI_EC_LIMBS], rr[TABAI_EC_LIMBS], v[TABAI_EC_LIMBS], t[TABAI_EC_LIMBS];
+    fe_sqr(m, z1z1, p->z);
+    fe_mul(m, u2, q->x, z1z1);
+    fe_mul(m, s2, q->y, p->z);
+    fe_mul(m, s2, s2, z1z1);
+    if (q_affine) {
+        memcpy(u1, p->x, n * 8);
+        memcpy(s1, p->y, n * 8);
+    } else {
+        fe_sqr(m, z2z2, q->z);
+        fe_mul(m, u1, p->x, z2z2);
+        fe_mul(m, s1, p->y, q->z);
+        fe_mul(m, s1, s1, z2z2);
+    }
+    fe_sub(m, h, u2, u1);
+    fe_sub(m, rr, s2, s1);
+    if (fe_is_zero(h, n)) {
+        if (fe_is_zero(rr, n)) {
+            jdbl_vartime(x, r, p);
+        } else {
+            memset(r, 0, sizeof *r);
+            memcpy(r->y, m->one, n * 8);
+        }
+        return;
+    }
+    fe_add(m, rr, rr, rr);          /* r = 2 (S2 - S1) */
+    fe_add(m, i, h, h);
+    fe_sqr(m, i, i);                /* I = (2H)^2 */
+    fe_mul(m, j, h, i);             /* J = H I */
+    fe_mul(m, v, u1, i);            /* V = U1 I */
+    /* Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H, or 2 Z1 H for an affine q */
+    if (q_affine) {
+        fe_mul(m, t, p->z, h);
+        fe_add(m, r->z, t, t);
+    } else {
+        fe_add(m, t, p->z, q->z);
+        fe_sqr(m, t, t);
+        fe_sub(m, t, t, z1z1);
+        fe_sub(m, t, t, z2z2);
+        fe_mul(m, r->z, t, h);
+    }
+    fe_sqr(m, t, rr);
+    fe_sub(m, t, t, j);
+    fe_sub(m, t, t, v);
+    fe_sub(m, r->x, t, v);          /* X3 = r^2 - J - 2V */
+    fe_sub(m, t, v, r->x);
+    fe_mul(m, t, rr, t);
+    fe_mul(m, s1, s1, j);
+    fe_add(m, s1, s1, s1);
+    fe_sub(m, r->y, t, s1);         /* Y3 = r (V - X3) - 2 S1 J */
+}
+
+/* Width-5 NAF digits of k[n] (public), least significant first; returns their count. */
+static size_t naf5(int8_t *naf, const uint64_t *k0, size_t n) {
+    uint64_t k[TABAI_EC_LIMBS + 1] = {0};
+    memcpy(k, k0, n * 8);
+    size_t len = 0;
+    for (;;) {
+        int nz = 0;
+        for (size_t l = 0; l <= n; l++) nz |= k[l] != 0;
+        if (!nz) break;
+        int d = 0;
+        if (k[0] & 1) {
+            d = (int)(k[0] & 31);
+            if (d >= 16) d -= 32;
+            uint64_t c = 0;
+            if (d > 0) {
+                c = tabai_sbb(&k[0], k[0], (uint64_t)d, 0);
+                for (size_t l = 1; l <= n && c; l++) c = tabai_sbb(&k[l], k[l], 0, c);
+            } else {
+                c = tabai_adc(&k[0], k[0], (uint64_t)(-d), 0);
+                for (size_t l = 1; l <= n && c; l++) c = tabai_adc(&k[l], k[l], 0, c);
+            }
+        }
+        naf[len++] = (int8_t)d;
+        for (size_t l = 0; l < n; l++) k[l] = (k[l] >> 1) | (k[l + 1] << 63);
+        k[n] >>= 1;
+    }
+    return len;
+}
+
+/* r = u1 G + u2 P (Jacobian), variable time: u1 G by the generator's table at public digits
+ * (mixed additions, no doublings), u2 P by a width-5 NAF over P, 3P, ..., 15P. */
+void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
+                           const uint64_t *u2, const tabai_ec_point *p) {
+    const uint64_t *tab = base_table(x->c);
+    size_t n = x->fp.n, w = booth_windows(x->c->qbits);
+    tabai_ec_point acc, t;
+    tabai_ec_point odd[8], odd2[8], p2;
+    odd[0] = *p; /* Z = 1 from the decoder: Jacobian and projective agree */
+    jdbl_vartime(x, &p2, p);
+    for (int j = 1; j < 8; j++) jadd_vartime(x, &odd[j], &odd[j - 1], &p2, 0);
+    int8_t naf[TABAI_EC_LIMBS * 64 + 2], naf2[TABAI_EC_LIMBS * 64 + 2];
+    size_t len, len2 = 0;
+    uint64_t s1 = 0, s2 = 0;
+    if (x->c->glv) { /* u2 = k1 + k2 lambda: two NAFs of half the length, the second over
+                      * the images (beta X : Y : Z) of the odd multiples */
+        uint64_t k1[4], k2[4];
+        glv_split(x, u2, k1, k2, &s1, &s2);
+        len = naf5(naf, k1, n);
+        len2 = naf5(naf2, k2, n);
+        for (int j = 0; j < 8; j++) {
+            odd2[j] = odd[j];
+            fe_mul(&x->fp, odd2[j].x, odd[j].x, x->c->beta_m);
+        }
+    } else {
+        len = naf5(naf, u2, n);
+    }
+    memset(&acc, 0, sizeof acc);
+    memcpy(acc.y, x->fp.one, n * 8);
+    for (size_t i = (len > len2 ? len : len2); i-- > 0;) {
+        jdbl_vartime(x, &acc, &acc);
+        int d = i < len ? naf[i] : 0;
+        if (d) {
+            t = odd[(d > 0 ? d : -d) / 2];
+            if ((d < 0) ^ (int)s1) point_cneg(x, &t, 1);
+            jadd_vartime(x, &acc, &acc, &t, 0);
+        }
+        d = i < len2 ? naf2[i] : 0;
+        if (d) {
+            t = odd2[(d > 0 ? d : -d) / 2];
+            if ((d < 0) ^ (int)s2) point_cneg(x, &t, 1);
+            jadd_vartime(x, &acc, &acc, &t, 0);
+        }
+    }
+    for (size_t i = 0; i < w; i++) {
+        uint64_t neg, abs;
+        booth_digit(u1, n, i, &neg, &abs);
+        if (!abs) continue;
+        const uint64_t *e = tab + (i * EC_TAB + abs - 1) * 2 * n;
+        memcpy(t.x, e, n * 8);
+        memcpy(t.y, e + n, n * 8);
+        if (neg) point_cneg(x, &t, 1);
+        jadd_vartime(x, &acc, &acc, &t, 1);
+    }
+    *r = acc;
+}

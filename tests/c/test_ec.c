@@ -1,0 +1,654 @@
+/* The short-Weierstrass curves of tabai_ec.h against OpenSSL's libcrypto as the oracle
+ * (EC_POINT_mul / EC_POINT_add, ECDSA_do_sign / ECDSA_do_verify), at the tier TABAI_CPU
+ * selects: curve parameters, k G and k P with edge scalars (0, 1, 2, q-1, q, q+1, long),
+ * P + Q with P + P, P + (-P) and infinity, points of small x, SEC1 decoding (compressed and
+ * not) and its rejections, ECDH, ECDSA both ways, RFC 6979 appendix A.2.5-A.2.7, low S,
+ * and every documented error with the outputs untouched. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/obj_mac.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ec/ec.h"
+#include "ec/field.h"
+#include "tabai_ec.h"
+#include "testutil.h"
+
+#define MAXB 133 /* 1 + 2 * 66 */
+
+typedef struct {
+    tabai_curve c;
+    int nid;
+    const EVP_MD *(*md)(void);
+    tabai_hash h;
+} curve_case;
+
+static const curve_case CASES[] = {
+    {TABAI_CURVE_P256, NID_X9_62_prime256v1, EVP_sha256, TABAI_HASH_SHA256},
+    {TABAI_CURVE_P384, NID_secp384r1, EVP_sha384, TABAI_HASH_SHA384},
+    {TABAI_CURVE_P521, NID_secp521r1, EVP_sha512, TABAI_HASH_SHA512},
+    {TABAI_CURVE_SECP256K1, NID_secp256k1, EVP_sha256, TABAI_HASH_SHA256},
+};
+
+static BN_CTX *bnctx;
+
+#define CHECK(cond, what) TU_CHECK((cond), (what), 0, TU_NOV)
+
+static void rand_bytes(uint8_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)tu_rand();
+}
+
+static size_t oct(const EC_GROUP *g, const EC_POINT *p, int compressed, uint8_t *out) {
+    if (EC_POINT_is_at_infinity(g, p)) {
+        out[0] = 0;
+        return 1;
+    }
+    return EC_POINT_point2oct(g, p, compressed ? POINT_CONVERSION_COMPRESSED
+                                               : POINT_CONVERSION_UNCOMPRESSED,
+                              out, MAXB, bnctx);
+}
+
+/* out (1 + 2L) as tabai writes points: infinity as 0x00 and 2L zero bytes */
+static void oct_full(const EC_GROUP *g, const EC_POINT *p, size_t L, uint8_t *out) {
+    memset(out, 0, 1 + 2 * L);
+    oct(g, p, 0, out);
+}
+
+static const char *cname;
+
+/* The field and scalar products of the tier (Montgomery, or the special-form reductions on
+ * plain residues) against GMP on every operand class (0, 1, p-1, p-2, R mod p, near p,
+ * p/2, runs, edge limbs, uniform), in place too. */
+static void test_field(tabai_curve cv) {
+    const tabai_ec_curve *c = tabai_ec_curve_get(cv);
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    size_t n = c->n;
+    mpz_t P, A, B, Z, Ri;
+    mpz_inits(P, A, B, Z, Ri, NULL);
+    for (int f = 0; f < 2; f++) {
+        const tabai_ec_mod *m = f ? &x.fq : &x.fp;
+        int plain = !f && c->form != TABAI_EC_FORM_MONT;
+        tu_to_mpz(P, m->m, n);
+        mpz_set_ui(Ri, 1);
+        if (!plain) {
+            mpz_mul_2exp(Ri, Ri, 64 * n);
+            mpz_invert(Ri, Ri, P);
+        }
+        size_t iters = tu_iters(4);
+        for (int ca = 0; ca < TU_OP_COUNT; ca++)
+            for (int cb = 0; cb < TU_OP_COUNT; cb++)
+                for (size_t it = 0; it < iters; it++) {
+                    uint64_t a[TABAI_EC_LIMBS] = {0}, b[TABAI_EC_LIMBS] = {0}, r[TABAI_EC_LIMBS];
+                    tu_operand(a, m->m, n, ca);
+                    tu_operand(b, m->m, n, cb);
+                    tu_to_mpz(A, a, n), tu_to_mpz(B, b, n);
+                    mpz_mul(Z, A, B), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                    m->mul(r, a, b, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), f ? "scalar mul" : "field mul", n,
+                             TU_V("a", a, n), TU_V("b", b, n));
+                    memcpy(r, a, sizeof r);
+                    m->mul(r, r, b, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), "field mul in place", n, TU_V("a", a, n));
+                    mpz_mul(Z, A, A), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                    m->sqr(r, a, m->m, m->minv, n);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), f ? "scalar sqr" : "field sqr", n,
+                             TU_V("a", a, n));
+                }
+    }
+    mpz_clears(P, A, B, Z, Ri, NULL);
+}
+
+/* The verification's u1 G + u2 Q (Jacobian, variable time) against EC_POINT_mul, with the
+ * exceptions of its incomplete formulas: Q = G and Q = -G (the table entry meets the
+ * accumulator), u1 or u2 of 0, 1, n-1, and random. */
+static void test_mul2(tabai_curve cv, const EC_GROUP *g, size_t L) {
+    const tabai_ec_curve *c = tabai_ec_curve_get(cv);
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    size_t n = c->n;
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    BIGNUM *U1 = BN_new(), *U2 = BN_new(), *K = BN_new();
+    EC_POINT *Q = EC_POINT_new(g), *R = EC_POINT_new(g);
+    size_t iters = tu_iters(6);
+    for (size_t it = 0; it < iters * 5; it++) {
+        int kind = (int)(it % 5);
+        if (kind == 0) EC_POINT_copy(Q, EC_GROUP_get0_generator(g));
+        else if (kind == 1) {
+            EC_POINT_copy(Q, EC_GROUP_get0_generator(g));
+            EC_POINT_invert(g, Q, bnctx);
+        } else {
+            BN_rand_range(K, N);
+            EC_POINT_mul(g, Q, K, NULL, NULL, bnctx);
+            if (EC_POINT_is_at_infinity(g, Q)) continue;
+        }
+        for (int e = 0; e < 4; e++) {
+            BN_rand_range(U1, N);
+            BN_rand_range(U2, N);
+            if (e == 1) BN_zero(U1);
+            if (e == 2) BN_copy(U2, U1); /* with Q = +-G: u1 G meets +-u2 G */
+            if (e == 3) BN_sub(U2, N, BN_value_one());
+            EC_POINT_mul(g, R, U1, Q, U2, bnctx);
+            uint8_t want[MAXB], got[MAXB], enc[MAXB], buf[66];
+            oct_full(g, R, L, want);
+            size_t el = oct(g, Q, 0, enc);
+            uint64_t u1[TABAI_EC_LIMBS] = {0}, u2[TABAI_EC_LIMBS] = {0};
+            BN_bn2binpad(U1, buf, (int)L);
+            tabai_from_bytes(u1, n, buf, L);
+            BN_bn2binpad(U2, buf, (int)L);
+            tabai_from_bytes(u2, n, buf, L);
+            /* Q into the field form with Z = 1 (decoded by our own check first) */
+            uint64_t qx[TABAI_EC_LIMBS] = {0}, qy[TABAI_EC_LIMBS] = {0};
+            tabai_from_bytes(qx, n, enc + 1, L);
+            tabai_from_bytes(qy, n, enc + 1 + L, L);
+            (void)el;
+            tabai_ec_point P, J;
+            memset(&P, 0, sizeof P);
+            fe_mul(&x.fp, P.x, qx, x.fp.rr);
+            fe_mul(&x.fp, P.y, qy, x.fp.rr);
+            memcpy(P.z, x.fp.one, n * 8);
+            tabai_ec_mul2_vartime(&x, &J, u1, u2, &P);
+            memset(got, 0, sizeof got);
+            if (!fe_is_zero(J.z, n)) {
+                uint64_t zi[TABAI_EC_LIMBS], z2[TABAI_EC_LIMBS], one[TABAI_EC_LIMBS] = {1};
+                tabai_ec_pow(&x.fp, zi, J.z, c->p_minus2, c->pbits);
+                fe_sqr(&x.fp, z2, zi);
+                fe_mul(&x.fp, qx, J.x, z2);
+                fe_mul(&x.fp, z2, z2, zi);
+                fe_mul(&x.fp, qy, J.y, z2);
+                fe_mul(&x.fp, qx, qx, one);
+                fe_mul(&x.fp, qy, qy, one);
+                got[0] = 4;
+                tabai_to_bytes(got + 1, L, qx, n);
+                tabai_to_bytes(got + 1 + L, L, qy, n);
+            }
+            TU_CHECK(!memcmp(got, want, 1 + 2 * L), "u1 G + u2 Q (vartime)", (size_t)kind,
+                     TU_V("u1", u1, n), TU_V("u2", u2, n));
+        }
+    }
+    BN_free(U1), BN_free(U2), BN_free(K);
+    EC_POINT_free(Q), EC_POINT_free(R);
+}
+
+static void test_params(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    uint8_t p[66], a[66], b[66], gx[66], gy[66], n[66], t[66];
+    CHECK(tabai_ec_curve_params(cc->c, p, a, b, gx, gy, n) == TABAI_OK, "curve_params");
+    BIGNUM *P = BN_new(), *A = BN_new(), *B = BN_new(), *X = BN_new(), *Y = BN_new();
+    EC_GROUP_get_curve(g, P, A, B, bnctx);
+    BN_bn2binpad(P, t, (int)L);
+    CHECK(!memcmp(t, p, L), "p");
+    BN_bn2binpad(A, t, (int)L);
+    CHECK(!memcmp(t, a, L), "a");
+    BN_bn2binpad(B, t, (int)L);
+    CHECK(!memcmp(t, b, L), "b");
+    EC_POINT_get_affine_coordinates(g, EC_GROUP_get0_generator(g), X, Y, bnctx);
+    BN_bn2binpad(X, t, (int)L);
+    CHECK(!memcmp(t, gx, L), "Gx");
+    BN_bn2binpad(Y, t, (int)L);
+    CHECK(!memcmp(t, gy, L), "Gy");
+    BN_bn2binpad(EC_GROUP_get0_order(g), t, (int)L);
+    CHECK(!memcmp(t, n, L), "n");
+    CHECK(tabai_ec_field_bytes(cc->c) == L && tabai_ec_scalar_bytes(cc->c) == L, "sizes");
+    CHECK(tabai_curve_parse(tabai_curve_name(cc->c)) == (int)cc->c, "name");
+    /* G on the curve (the check accepts it) and n G = infinity, (n-1) G = -G */
+    uint8_t G[MAXB], out[MAXB];
+    G[0] = 4;
+    memcpy(G + 1, gx, L);
+    memcpy(G + 1 + L, gy, L);
+    CHECK(tabai_ec_public_key_check(cc->c, out, G, 1 + 2 * L) == TABAI_OK, "G on curve");
+    CHECK(tabai_ec_point_mul(cc->c, out, n, L, G, 1 + 2 * L) == TABAI_OK, "n G");
+    CHECK(out[0] == 0, "n G = infinity");
+    BN_free(P), BN_free(A), BN_free(B), BN_free(X), BN_free(Y);
+}
+
+/* k P by tabai (point_mul) vs OpenSSL, k of any length */
+static void check_mul(const curve_case *cc, const EC_GROUP *g, const EC_POINT *P,
+                      const uint8_t *k, size_t klen, size_t L) {
+    uint8_t in[MAXB], want[MAXB], got[MAXB];
+    size_t il = oct(g, P, (int)(tu_rand() & 1), in);
+    BIGNUM *K = BN_bin2bn(k, (int)klen, NULL);
+    EC_POINT *R = EC_POINT_new(g);
+    EC_POINT_mul(g, R, NULL, P, K, bnctx);
+    oct_full(g, R, L, want);
+    memset(got, 0xaa, sizeof got);
+    CHECK(tabai_ec_point_mul(cc->c, got, k, klen, in, il) == TABAI_OK, "point_mul status");
+    TU_CHECK(!memcmp(got, want, 1 + 2 * L), "point_mul vs EC_POINT_mul", klen, TU_NOV);
+    EC_POINT_free(R);
+    BN_free(K);
+}
+
+static void test_mul(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    const EC_POINT *G = EC_GROUP_get0_generator(g);
+    uint8_t k[140];
+    /* edge scalars: 0, 1, 2, 3, n-1, n-2, n, n+1, 2n-1, and a long all-ones one */
+    long deltas[] = {-1, -2, 0, 1};
+    for (unsigned v = 0; v < 4; v++) {
+        memset(k, 0, L);
+        k[L - 1] = (uint8_t)v;
+        check_mul(cc, g, G, k, L, L);
+    }
+    BIGNUM *T = BN_new();
+    for (size_t i = 0; i < 4; i++) {
+        BN_copy(T, N);
+        if (deltas[i] < 0) BN_sub_word(T, (BN_ULONG)-deltas[i]);
+        else BN_add_word(T, (BN_ULONG)deltas[i]);
+        BN_bn2binpad(T, k, (int)L + 1);
+        check_mul(cc, g, G, k, L + 1, L);
+    }
+    memset(k, 0xff, sizeof k);
+    check_mul(cc, g, G, k, sizeof k, L);
+    check_mul(cc, g, G, k, 0, L);
+    /* random scalars on G and on random points; public_key against EC_POINT_mul */
+    EC_POINT *P = EC_POINT_new(g), *R = EC_POINT_new(g);
+    size_t iters = tu_iters(24);
+    for (size_t it = 0; it < iters; it++) {
+        rand_bytes(k, L);
+        BIGNUM *K = BN_bin2bn(k, (int)L, NULL);
+        BN_mod(K, K, N, bnctx);
+        BN_bn2binpad(K, k, (int)L);
+        check_mul(cc, g, G, k, L, L);
+        EC_POINT_mul(g, P, K, NULL, NULL, bnctx);
+        rand_bytes(k, L);
+        check_mul(cc, g, P, k, L, L);
+        /* public key, both forms */
+        if (!BN_is_zero(K)) {
+            uint8_t sk[66], pk[MAXB], want[MAXB];
+            BN_bn2binpad(K, sk, (int)L);
+            for (int comp = 0; comp < 2; comp++) {
+                size_t wl = oct(g, P, comp, want);
+                CHECK(tabai_ec_public_key(cc->c, pk, wl, sk) == TABAI_OK, "public_key");
+                CHECK(!memcmp(pk, want, wl), "public_key vs OpenSSL");
+                uint8_t full[MAXB], wfull[MAXB];
+                CHECK(tabai_ec_public_key_check(cc->c, full, pk, wl) == TABAI_OK, "check");
+                oct(g, P, 0, wfull);
+                CHECK(!memcmp(full, wfull, 1 + 2 * L), "check: decompressed");
+            }
+        }
+        BN_free(K);
+    }
+    BN_free(T);
+    EC_POINT_free(P), EC_POINT_free(R);
+}
+
+static void check_add(const curve_case *cc, const EC_GROUP *g, const EC_POINT *P,
+                      const EC_POINT *Q, size_t L) {
+    uint8_t a[MAXB], b[MAXB], want[MAXB], got[MAXB];
+    size_t al = oct(g, P, 0, a), bl = oct(g, Q, 1, b);
+    EC_POINT *R = EC_POINT_new(g);
+    EC_POINT_add(g, R, P, Q, bnctx);
+    oct_full(g, R, L, want);
+    CHECK(tabai_ec_point_add(cc->c, got, a, al, b, bl) == TABAI_OK, "point_add status");
+    CHECK(!memcmp(got, want, 1 + 2 * L), "point_add vs EC_POINT_add");
+    EC_POINT_free(R);
+}
+
+/* a point of small x: the first x = 0, 1, 2, ... OpenSSL accepts (compressed, even y) */
+static int small_x_point(const EC_GROUP *g, EC_POINT *P, size_t L, unsigned *x) {
+    uint8_t enc[67] = {0};
+    enc[0] = 2;
+    for (unsigned v = 0; v < 64; v++) {
+        enc[L] = (uint8_t)v;
+        ERR_set_mark();
+        int ok = EC_POINT_oct2point(g, P, enc, 1 + L, bnctx);
+        ERR_pop_to_mark();
+        if (ok) {
+            *x = v;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void test_add(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    EC_POINT *P = EC_POINT_new(g), *Q = EC_POINT_new(g), *I = EC_POINT_new(g);
+    BIGNUM *K = BN_new();
+    EC_POINT_set_to_infinity(g, I);
+    size_t iters = tu_iters(16);
+    for (size_t it = 0; it < iters; it++) {
+        BN_rand_range(K, N);
+        EC_POINT_mul(g, P, K, NULL, NULL, bnctx);
+        BN_rand_range(K, N);
+        EC_POINT_mul(g, Q, K, NULL, NULL, bnctx);
+        check_add(cc, g, P, Q, L);
+        check_add(cc, g, P, P, L);
+        check_add(cc, g, P, I, L);
+        check_add(cc, g, I, P, L);
+        EC_POINT_copy(Q, P);
+        EC_POINT_invert(g, Q, bnctx);
+        check_add(cc, g, P, Q, L);
+    }
+    check_add(cc, g, I, I, L);
+    unsigned x;
+    if (small_x_point(g, P, L, &x)) {
+        uint8_t enc[MAXB], full[MAXB];
+        size_t el = oct(g, P, 1, enc);
+        CHECK(tabai_ec_public_key_check(cc->c, full, enc, el) == TABAI_OK, "small x accepted");
+        check_add(cc, g, P, P, L);
+        check_add(cc, g, P, EC_GROUP_get0_generator(g), L);
+        uint8_t k[66];
+        for (int i = 0; i < 4; i++) {
+            rand_bytes(k, L);
+            check_mul(cc, g, P, k, L, L);
+        }
+    }
+    BN_free(K);
+    EC_POINT_free(P), EC_POINT_free(Q), EC_POINT_free(I);
+}
+
+static void test_ecdh(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    EC_POINT *Q = EC_POINT_new(g), *S = EC_POINT_new(g);
+    BIGNUM *D = BN_new(), *E = BN_new(), *X = BN_new();
+    size_t iters = tu_iters(16);
+    for (size_t it = 0; it < iters; it++) {
+        BN_rand_range(D, N);
+        BN_rand_range(E, N);
+        if (BN_is_zero(D) || BN_is_zero(E)) continue;
+        EC_POINT_mul(g, Q, E, NULL, NULL, bnctx);
+        EC_POINT_mul(g, S, NULL, Q, D, bnctx);
+        EC_POINT_get_affine_coordinates(g, S, X, NULL, bnctx);
+        uint8_t sk[66], pk[MAXB], want[66], got[66];
+        BN_bn2binpad(D, sk, (int)L);
+        BN_bn2binpad(X, want, (int)L);
+        size_t pl = oct(g, Q, (int)(it & 1), pk);
+        CHECK(tabai_ecdh(cc->c, got, sk, pk, pl) == TABAI_OK, "ecdh status");
+        CHECK(!memcmp(got, want, L), "ecdh vs OpenSSL");
+    }
+    /* our own key pairs agree */
+    uint8_t sa[66], pa[MAXB], sb[66], pb[MAXB], s1[66], s2[66];
+    CHECK(tabai_ec_keypair(cc->c, sa, pa) == TABAI_OK, "keypair");
+    CHECK(tabai_ec_keypair(cc->c, sb, pb) == TABAI_OK, "keypair");
+    CHECK(tabai_ecdh(cc->c, s1, sa, pb, 1 + 2 * L) == TABAI_OK, "ecdh a");
+    CHECK(tabai_ecdh(cc->c, s2, sb, pa, 1 + 2 * L) == TABAI_OK, "ecdh b");
+    CHECK(!memcmp(s1, s2, L), "ecdh agree");
+    BN_free(D), BN_free(E), BN_free(X);
+    EC_POINT_free(Q), EC_POINT_free(S);
+}
+
+static EC_KEY *ossl_key(const EC_GROUP *g, const uint8_t *sk, size_t L) {
+    EC_KEY *k = EC_KEY_new();
+    EC_KEY_set_group(k, g);
+    BIGNUM *D = BN_bin2bn(sk, (int)L, NULL);
+    EC_POINT *Q = EC_POINT_new(g);
+    EC_POINT_mul(g, Q, D, NULL, NULL, bnctx);
+    EC_KEY_set_private_key(k, D);
+    EC_KEY_set_public_key(k, Q);
+    BN_free(D);
+    EC_POINT_free(Q);
+    return k;
+}
+
+static void test_ecdsa(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    BIGNUM *half = BN_new();
+    BN_rshift1(half, N);
+    size_t iters = tu_iters(12);
+    static const size_t dlens[] = {32, 48, 64, 20, 0, 66, 1, 100};
+    for (size_t it = 0; it < iters; it++) {
+        uint8_t sk[66], pk[MAXB], dg[128], sig[132], sig2[132], extra[200];
+        CHECK(tabai_ec_keypair(cc->c, sk, pk) == TABAI_OK, "keypair");
+        size_t dl = dlens[it % 8];
+        rand_bytes(dg, dl);
+        unsigned flags = (it & 1) ? TABAI_ECDSA_LOW_S : 0;
+        rand_bytes(extra, sizeof extra);
+        size_t el = (it % 3 == 2) ? (it % 2 ? sizeof extra : 40) : 0; /* 200: heap buffer */
+        CHECK(tabai_ecdsa_sign_digest(cc->c, sig, sk, dg, dl, cc->h, el ? extra : NULL, el,
+                                      flags) == TABAI_OK, "sign");
+        CHECK(tabai_ecdsa_sign_digest(cc->c, sig2, sk, dg, dl, cc->h, el ? extra : NULL, el,
+                                      flags) == TABAI_OK, "sign again");
+        CHECK(!memcmp(sig, sig2, 2 * L), "deterministic");
+        EC_KEY *k = ossl_key(g, sk, L);
+        ECDSA_SIG *s = ECDSA_SIG_new();
+        BIGNUM *R = BN_bin2bn(sig, (int)L, NULL), *S = BN_bin2bn(sig + L, (int)L, NULL);
+        if (flags) CHECK(BN_cmp(S, half) <= 0, "low S");
+        ECDSA_SIG_set0(s, R, S);
+        CHECK(ECDSA_do_verify(dg, (int)dl, s, k) == 1, "OpenSSL verifies ours");
+        CHECK(tabai_ecdsa_verify_digest_vartime(cc->c, pk, 1 + 2 * L, dg, dl, sig, flags) ==
+                  TABAI_OK, "we verify ours");
+        ECDSA_SIG_free(s);
+        /* OpenSSL's signature, verified by us; then broken ones rejected */
+        s = ECDSA_do_sign(dg, (int)dl, k);
+        const BIGNUM *r0, *s0;
+        ECDSA_SIG_get0(s, &r0, &s0);
+        BN_bn2binpad(r0, sig, (int)L);
+        BN_bn2binpad(s0, sig + L, (int)L);
+        CHECK(tabai_ecdsa_verify_digest_vartime(cc->c, pk, 1 + 2 * L, dg, dl, sig, 0) ==
+                  TABAI_OK, "we verify OpenSSL's");
+        int high = BN_cmp(s0, half) > 0;
+        CHECK(tabai_ecdsa_verify_digest_vartime(cc->c, pk, 1 + 2 * L, dg, dl, sig,
+                                                TABAI_ECDSA_LOW_S) ==
+                  (high ? TABAI_ERR_SIGNATURE : TABAI_OK), "low-S rule on verify");
+        sig[L + 3] ^= 4;
+        CHECK(tabai_ecdsa_verify_digest_vartime(cc->c, pk, 1 + 2 * L, dg, dl, sig, 0) ==
+                  TABAI_ERR_SIGNATURE, "broken s rejected");
+        sig[L + 3] ^= 4;
+        if (dl) {
+            dg[0] ^= 0x80;
+            CHECK(tabai_ecdsa_verify_digest_vartime(cc->c, pk, 1 + 2 * L, dg, dl, sig, 0) ==
+                      TABAI_ERR_SIGNATURE, "other digest rejected");
+        }
+        /* r = 0, s = n: malformed */
+        uint8_t bad[132];
+        memcpy(bad, sig, 2 * L);
+        memset(bad, 0, L);
+        CHECK(tabai_ecdsa_verify_digest_vartime(cc->c, pk, 1 + 2 * L, dg, dl, bad, 0) ==
+                  TABAI_ERR_SIGNATURE, "r = 0");
+        memcpy(bad, sig, 2 * L);
+        BN_bn2binpad(N, bad + L, (int)L);
+        CHECK(tabai_ecdsa_verify_digest_vartime(cc->c, pk, 1 + 2 * L, dg, dl, bad, 0) ==
+                  TABAI_ERR_SIGNATURE, "s = n");
+        ECDSA_SIG_free(s);
+        EC_KEY_free(k);
+    }
+    BN_free(half);
+}
+
+/* ---- RFC 6979 appendix A.2.5-A.2.7, message "sample" (published test data) ---- */
+typedef struct {
+    tabai_curve c;
+    int nid;
+    const char *x, *ux, *uy;
+    struct {
+        tabai_hash h;
+        const EVP_MD *(*md)(void);
+        const char *r, *s;
+    } sig[2];
+} rfc_case;
+
+static const rfc_case RFC[] = {
+    {TABAI_CURVE_P256, NID_X9_62_prime256v1,
+     "C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721",
+     "60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6",
+     "7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299",
+     {{TABAI_HASH_SHA256, EVP_sha256,
+       "EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716",
+       "F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"},
+      {TABAI_HASH_SHA512, EVP_sha512,
+       "8496A60B5E9B47C825488827E0495B0E3FA109EC4568FD3F8D1097678EB97F00",
+       "2362AB1ADBE2B8ADF9CB9EDAB740EA6049C028114F2460F96554F61FAE3302FE"}}},
+    {TABAI_CURVE_P384, NID_secp384r1,
+     "6B9D3DAD2E1B8C1C05B19875B6659F4DE23C3B667BF297BA9AA47740787137D8"
+     "96D5724E4C70A825F872C9EA60D2EDF5",
+     "EC3A4E415B4E19A4568618029F427FA5DA9A8BC4AE92E02E06AAE5286B300C64"
+     "DEF8F0EA9055866064A254515480BC13",
+     "8015D9B72D7D57244EA8EF9AC0C621896708A59367F9DFB9F54CA84B3F1C9DB1"
+     "288B231C3AE0D4FE7344FD2533264720",
+     {{TABAI_HASH_SHA384, EVP_sha384,
+       "94EDBB92A5ECB8AAD4736E56C691916B3F88140666CE9FA73D64C4EA95AD133C"
+       "81A648152E44ACF96E36DD1E80FABE46",
+       "99EF4AEB15F178CEA1FE40DB2603138F130E740A19624526203B6351D0A3A94F"
+       "A329C145786E679E7B82C71A38628AC8"},
+      {TABAI_HASH_SHA256, EVP_sha256,
+       "21B13D1E013C7FA1392D03C5F99AF8B30C570C6F98D4EA8E354B63A21D3DAA33"
+       "BDE1E888E63355D92FA2B3C36D8FB2CD",
+       "F3AA443FB107745BF4BD77CB3891674632068A10CA67E3D45DB2266FA7D1FEEB"
+       "EFDC63ECCD1AC42EC0CB8668A4FA0AB0"}}},
+    {TABAI_CURVE_P521, NID_secp521r1,
+     "0FAD06DAA62BA3B25D2FB40133DA757205DE67F5BB0018FEE8C86E1B68C7E75C"
+     "AA896EB32F1F47C70855836A6D16FCC1466F6D8FBEC67DB89EC0C08B0E996B83538",
+     "1894550D0785932E00EAA23B694F213F8C3121F86DC97A04E5A7167DB4E5BCD3"
+     "71123D46E45DB6B5D5370A7F20FB633155D38FFA16D2BD761DCAC474B9A2F5023A4",
+     "0493101C962CD4D2FDDF782285E64584139C2F91B47F87FF82354D6630F746A2"
+     "8A0DB25741B5B34A828008B22ACC23F924FAAFBD4D33F81EA66956DFEAA2BFDFCF5",
+     {{TABAI_HASH_SHA512, EVP_sha512,
+       "0C328FAFCBD79DD77850370C46325D987CB525569FB63C5D3BC53950E6D4C5F1"
+       "74E25A1EE9017B5D450606ADD152B534931D7D4E8455CC91F9B15BF05EC36E377FA",
+       "0617CCE7CF5064806C467F678D3B4080D6F1CC50AF26CA209417308281B68AF2"
+       "82623EAA63E5B5C0723D8B8C37FF0777B1A20F8CCB1DCCC43997F1EE0E44DA4A67A"},
+      {0, NULL, NULL, NULL}}},
+};
+
+static void hex_to(uint8_t *out, size_t L, const char *hex) {
+    BIGNUM *b = NULL;
+    BN_hex2bn(&b, hex);
+    BN_bn2binpad(b, out, (int)L);
+    BN_free(b);
+}
+
+static void test_rfc6979(void) {
+    for (size_t i = 0; i < sizeof RFC / sizeof RFC[0]; i++) {
+        const rfc_case *v = &RFC[i];
+        size_t L = tabai_ec_scalar_bytes(v->c);
+        uint8_t sk[66], pk[MAXB], want[MAXB], sig[132], exp[132], dg[64];
+        hex_to(sk, L, v->x);
+        want[0] = 4;
+        hex_to(want + 1, L, v->ux);
+        hex_to(want + 1 + L, L, v->uy);
+        CHECK(tabai_ec_public_key(v->c, pk, 1 + 2 * L, sk) == TABAI_OK, "rfc6979 pk");
+        CHECK(!memcmp(pk, want, 1 + 2 * L), "rfc6979 public key");
+        EC_GROUP *g = EC_GROUP_new_by_curve_name(v->nid);
+        EC_KEY *k = ossl_key(g, sk, L);
+        for (int j = 0; j < 2 && v->sig[j].r; j++) {
+            unsigned dl = 0;
+            EVP_Digest("sample", 6, dg, &dl, v->sig[j].md(), NULL);
+            hex_to(exp, L, v->sig[j].r);
+            hex_to(exp + L, L, v->sig[j].s);
+            /* an independent check of the typed vector: OpenSSL verifies it */
+            ECDSA_SIG *s = ECDSA_SIG_new();
+            ECDSA_SIG_set0(s, BN_bin2bn(exp, (int)L, NULL), BN_bin2bn(exp + L, (int)L, NULL));
+            CHECK(ECDSA_do_verify(dg, (int)dl, s, k) == 1, "rfc6979 vector verifies");
+            ECDSA_SIG_free(s);
+            CHECK(tabai_ecdsa_sign_digest(v->c, sig, sk, dg, dl, v->sig[j].h, NULL, 0, 0) ==
+                      TABAI_OK, "rfc6979 sign");
+            TU_CHECK(!memcmp(sig, exp, 2 * L), "rfc6979 signature byte for byte", L, TU_NOV);
+        }
+        EC_KEY_free(k);
+        EC_GROUP_free(g);
+    }
+}
+
+/* ---- bad input: the documented status, the output untouched ---- */
+static int untouched(const uint8_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != 0xa5) return 0;
+    return 1;
+}
+
+static void test_errors(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    tabai_curve c = cc->c;
+    uint8_t out[MAXB + 8], sk[66], pk[MAXB], bad[MAXB], dg[32] = {1};
+    CHECK(tabai_ec_keypair(c, sk, pk) == TABAI_OK, "keypair");
+    size_t PL = 1 + 2 * L;
+#define EXPECT(call, st, what)                                                               \
+    do {                                                                                      \
+        memset(out, 0xa5, sizeof out);                                                        \
+        CHECK((call) == (st), what);                                                          \
+        CHECK(untouched(out, sizeof out), what ": output untouched");                        \
+    } while (0)
+    EXPECT(tabai_ec_public_key((tabai_curve)9, out, PL, sk), TABAI_ERR_CURVE, "curve");
+    EXPECT(tabai_ecdh((tabai_curve)0, out, sk, pk, PL), TABAI_ERR_CURVE, "curve");
+    EXPECT(tabai_ec_public_key(c, out, PL, NULL), TABAI_ERR_NULL, "null sk");
+    EXPECT(tabai_ec_public_key(c, out, PL + 1, sk), TABAI_ERR_SIZE, "pk_len");
+    /* d = 0, d = n, d = 2^(8L) - 1 */
+    uint8_t d[66];
+    memset(d, 0, L);
+    EXPECT(tabai_ec_public_key(c, out, PL, d), TABAI_ERR_SCALAR, "d = 0");
+    EXPECT(tabai_ecdh(c, out, d, pk, PL), TABAI_ERR_SCALAR, "ecdh d = 0");
+    EXPECT(tabai_ecdsa_sign_digest(c, out, d, dg, 32, cc->h, NULL, 0, 0), TABAI_ERR_SCALAR,
+           "sign d = 0");
+    BN_bn2binpad(EC_GROUP_get0_order(g), d, (int)L);
+    EXPECT(tabai_ec_public_key(c, out, PL, d), TABAI_ERR_SCALAR, "d = n");
+    EXPECT(tabai_ecdh(c, out, d, pk, PL), TABAI_ERR_SCALAR, "ecdh d = n");
+    memset(d, 0xff, L);
+    EXPECT(tabai_ecdsa_sign_digest(c, out, d, dg, 32, cc->h, NULL, 0, 0), TABAI_ERR_SCALAR,
+           "sign d > n");
+    EXPECT(tabai_ecdsa_sign_digest(c, out, sk, dg, 32, (tabai_hash)99, NULL, 0, 0),
+           TABAI_ERR_KERNEL, "unknown hash");
+    /* public keys: bad prefix, wrong length, off the curve, x = p, infinity */
+    memcpy(bad, pk, PL);
+    bad[0] = 5;
+    EXPECT(tabai_ec_public_key_check(c, out, bad, PL), TABAI_ERR_POINT, "prefix");
+    EXPECT(tabai_ecdh(c, out, sk, bad, PL), TABAI_ERR_POINT, "ecdh prefix");
+    EXPECT(tabai_ec_public_key_check(c, out, pk, PL - 1), TABAI_ERR_POINT, "length");
+    memcpy(bad, pk, PL);
+    bad[PL - 1] ^= 1;
+    EXPECT(tabai_ec_public_key_check(c, out, bad, PL), TABAI_ERR_POINT, "off curve");
+    EXPECT(tabai_ecdh(c, out, sk, bad, PL), TABAI_ERR_POINT, "ecdh off curve");
+    EXPECT(tabai_ec_point_mul(c, out, sk, L, bad, PL), TABAI_ERR_POINT, "mul off curve");
+    EXPECT(tabai_ec_point_add(c, out, bad, PL, pk, PL), TABAI_ERR_POINT, "add off curve");
+    uint8_t sig[132];
+    memset(sig, 1, sizeof sig);
+    CHECK(tabai_ecdsa_verify_digest_vartime(c, bad, PL, dg, 32, sig, 0) == TABAI_ERR_POINT,
+          "verify off curve");
+    BIGNUM *P = BN_new();
+    EC_GROUP_get_curve(g, P, NULL, NULL, bnctx);
+    bad[0] = 2;
+    BN_bn2binpad(P, bad + 1, (int)L);
+    EXPECT(tabai_ec_public_key_check(c, out, bad, 1 + L), TABAI_ERR_POINT, "x = p");
+    memcpy(bad, pk, PL);
+    BN_bn2binpad(P, bad + 1 + L, (int)L);
+    EXPECT(tabai_ec_public_key_check(c, out, bad, PL), TABAI_ERR_POINT, "y = p");
+    BN_free(P);
+    bad[0] = 0;
+    EXPECT(tabai_ec_public_key_check(c, out, bad, 1), TABAI_ERR_POINT, "infinity");
+    EXPECT(tabai_ecdh(c, out, sk, bad, 1), TABAI_ERR_POINT, "ecdh infinity");
+    /* compressed x with no square root: the first x of OpenSSL's rejection */
+    uint8_t enc[67] = {0};
+    enc[0] = 2;
+    EC_POINT *Q = EC_POINT_new(g);
+    for (unsigned v = 0; v < 64; v++) {
+        enc[L] = (uint8_t)v;
+        ERR_set_mark();
+        int ok = EC_POINT_oct2point(g, Q, enc, 1 + L, bnctx);
+        ERR_pop_to_mark();
+        if (!ok) {
+            EXPECT(tabai_ec_public_key_check(c, out, enc, 1 + L), TABAI_ERR_POINT, "no root");
+            break;
+        }
+    }
+    EC_POINT_free(Q);
+#undef EXPECT
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    tu_init(argv[0]);
+    bnctx = BN_CTX_new();
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const curve_case *cc = &CASES[i];
+        EC_GROUP *g = EC_GROUP_new_by_curve_name(cc->nid);
+        size_t L = (size_t)(EC_GROUP_get_degree(g) + 7) / 8;
+        cname = tabai_curve_name(cc->c);
+        tu_note("curve %s", cname);
+        test_field(cc->c);
+        test_params(cc, g, L);
+        test_mul2(cc->c, g, L);
+        test_mul(cc, g, L);
+        test_add(cc, g, L);
+        test_ecdh(cc, g, L);
+        test_ecdsa(cc, g, L);
+        test_errors(cc, g, L);
+        EC_GROUP_free(g);
+    }
+    tu_note("RFC 6979");
+    test_rfc6979();
+    BN_CTX_free(bnctx);
+    return tu_finish();
+}
