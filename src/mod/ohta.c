@@ -110,15 +110,11 @@ tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n) {
 }
 
 tabai_status tabai_ohta_init_bytes(tabai_ohta *ctx, const uint8_t *be, size_t len) {
-    if (!ctx || !be) return TABAI_ERR_NULL;
+    if (!ctx) return TABAI_ERR_NULL;
     uint64_t p[TABAI_MAX_LIMBS];
-    size_t skip = 0;
-    while (skip < len && be[skip] == 0) skip++;
-    if (len == skip) return TABAI_ERR_MODULUS;
-    size_t n = (len - skip + 7) / 8;
-    if (n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
-    tabai_from_bytes(p, n, be + skip, len - skip);
-    return tabai_ohta_init(ctx, p, n);
+    size_t n = 0;
+    tabai_status s = tabai_mod_modulus_from_bytes(p, &n, be, len);
+    return s != TABAI_OK ? s : tabai_ohta_init(ctx, p, n);
 }
 
 /* r[n] = h[2n] mod p, for h < p*R. Constant time. Product scanning (column sums in a
