@@ -220,3 +220,29 @@ tabai_status tabai_ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_
     ohta_reduce(ctx, r, x);
     return TABAI_OK;
 }
+
+/* r = a + b, a - b or 0 - a mod p: the modular addition kernels of the tier in use (the
+ * same as the Montgomery contexts'; they need only a, b < p < R, so even p are fine) */
+static tabai_status ohta_addsub(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b, int sub) {
+    if (!ctx || !r || !a || !b) return TABAI_ERR_NULL;
+    if (!(tabai_reduced_public(a, ctx->p, ctx->n) & tabai_reduced_public(b, ctx->p, ctx->n)))
+        return TABAI_ERR_RANGE; /* public: an error */
+    TABAI_VERIFY_CHECK(tabai_verify_ohta_ctx(ctx));
+    const tabai_kernels *k = tabai_kernels_active();
+    (sub ? k->mod_sub : k->mod_add)[tabai_slot(ctx->n)](r, a, b, ctx->p, ctx->n);
+    return TABAI_OK;
+}
+
+tabai_status tabai_ohta_add(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    return ohta_addsub(ctx, r, a, b, 0);
+}
+
+tabai_status tabai_ohta_sub(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    return ohta_addsub(ctx, r, a, b, 1);
+}
+
+tabai_status tabai_ohta_neg(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a) {
+    uint64_t zero[TABAI_MAX_LIMBS] = {0};
+    return ohta_addsub(ctx, r, zero, a, 1);
+}
