@@ -2,9 +2,9 @@
  * (`--reproduce`): each seed's experiment beside tabai's measurement of the same thing on this
  * machine, with the fastest tabai kernel for that size.
  *
- * Timing: implementations of one experiment alternate A B C A B C ...; each sample is a
- * batch of calls timed with lfence;rdtsc and clock_gettime; the median of the samples is
- * reported (minimum kept too). TSC ticks are not core cycles.
+ * Timing: the harness's loop (bench_time): implementations of one experiment alternate
+ * A B C A B C ...; each sample is a batch of calls timed with lfence;rdtsc; the median of the
+ * samples is reported (minimum kept too). TSC ticks are not core cycles.
  *
  * The digit-form kernels (`mul_digits`, conversion excluded, as seed 000 measured) and the
  * limb-form ones (`mul`, conversion included) are separate records. */
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <x86intrin.h>
 
 #include "../src/mb/mb.h"
 #include "../src/simd/delayed.h"
@@ -53,63 +52,31 @@ typedef struct dl_impl {
     long reps;
 } dl_impl;
 
-static inline uint64_t dl_tsc(void) {
-    _mm_lfence();
-    uint64_t t = __rdtsc();
-    _mm_lfence();
-    return t;
-}
-
 static double dl_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static int dl_cmp(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
+static void dl_run(void *arg, size_t iters) {
+    const dl_impl *m = arg;
+    m->run(m, (long)iters);
 }
 
-#define DL_MAXS 4096
-
-/* Alternating median of `count` implementations within about `seconds` in all. */
+/* Alternating medians of `count` implementations within about `seconds` in all: the
+ * harness's timing loop (bench_time), its figures kept in the dl_impl for the report. */
 static void dl_measure(dl_impl *im, size_t count, double seconds) {
-    long iters[16];
-    static double ns[16][DL_MAXS], tk[16][DL_MAXS];
-    /* warm up and size each batch to about 20 us */
+    bench_impl bi[16] = {{0}};
+    bench_timing tm[16];
+    for (size_t i = 0; i < count; i++)
+        bi[i] = (bench_impl){.impl = im[i].impl, .kernel = im[i].kernel, .symbol = im[i].symbol,
+                             .run = dl_run, .arg = &im[i]};
+    bench_time(bi, count, seconds, tm);
     for (size_t i = 0; i < count; i++) {
-        long it = 1;
-        for (;;) {
-            double t0 = dl_now_ns();
-            im[i].run(&im[i], it);
-            double t = dl_now_ns() - t0;
-            if (t > 20000 || it > (1L << 24)) break;
-            it *= 2;
-        }
-        iters[i] = it;
-    }
-    size_t s = 0;
-    double t_end = dl_now_ns() + seconds * 1e9;
-    while (s < DL_MAXS && (s < 21 || dl_now_ns() < t_end)) {
-        for (size_t i = 0; i < count; i++) {
-            double t0 = dl_now_ns();
-            uint64_t c0 = dl_tsc();
-            im[i].run(&im[i], iters[i]);
-            uint64_t c1 = dl_tsc();
-            double t1 = dl_now_ns();
-            ns[i][s] = (t1 - t0) / (double)iters[i];
-            tk[i][s] = (double)(c1 - c0) / (double)iters[i];
-        }
-        s++;
-    }
-    for (size_t i = 0; i < count; i++) {
-        qsort(ns[i], s, sizeof(double), dl_cmp);
-        qsort(tk[i], s, sizeof(double), dl_cmp);
-        im[i].ns = ns[i][s / 2];
-        im[i].tsc = tk[i][s / 2];
-        im[i].ns_min = ns[i][0];
-        im[i].reps = (long)s * iters[i];
+        im[i].ns = tm[i].ns;
+        im[i].tsc = tm[i].tsc;
+        im[i].ns_min = tm[i].ns_min;
+        im[i].reps = (long)(tm[i].rounds * tm[i].batch);
     }
 }
 
