@@ -628,9 +628,9 @@ static int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds)
  *              GMP first.
  *   reproduce  the reproduction report: a Markdown file (TABAI_REPRODUCE_MD, default
  *              reproduction.md) and its records as JSON beside it (same record format, file
- *              name with .json); timed by this file's own alternating-median loop because the
- *              report needs the figures back. Runs only when named explicitly (not part of
- *              the default run). */
+ *              name with .json); timed by the harness's loop through bench_time, which
+ *              hands the figures back for the report. Runs only when named explicitly (not
+ *              part of the default run). */
 typedef struct dh_arg {
     tabai_kernel k;
     int form; /* 0 limbs, 1 rd digits sse2, 2 rd avx2, 3 f64 gen, 4 f64 avx2, 5 fma, 6 fma vec, 7 c16 */
