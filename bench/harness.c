@@ -225,11 +225,15 @@ void bench_time(const bench_impl *impls, size_t count, double seconds, bench_tim
     size_t *batch = bench_alloc(count * sizeof *batch);
     double **samples = bench_alloc(count * sizeof *samples);
 
-    /* calibrate each batch size (doubling), then warm up for warm_ns, alternating */
+    /* calibrate each batch size (doubling; the lesser of two samples, after one untimed
+     * call, so that a cold or interrupted sample does not pass for a long one and leave the
+     * batch at one call), then warm up for warm_ns, alternating */
     for (size_t i = 0; i < count; i++) {
         size_t it = 1;
+        sample(&impls[i], 1);
         for (;;) {
-            double t = sample(&impls[i], it);
+            double t = sample(&impls[i], it), t2 = sample(&impls[i], it);
+            if (t2 < t) t = t2;
             if (t >= target || it >= ((size_t)1 << 30)) break;
             size_t next = t > 0 ? (size_t)(it * (1.2 * target / t)) : it * 16;
             it = next > 2 * it ? next : 2 * it;
