@@ -219,19 +219,21 @@ static void fmt_time(char *out, size_t sz, double ns) {
     else snprintf(out, sz, "%.1f ns", ns);
 }
 
-void bench_measure(bench_ctx *c, const bench_case *cs, const bench_impl *impls, size_t count) {
-    if (c->mode != BENCH_RUN || count == 0) return;
+void bench_time(const bench_impl *impls, size_t count, double seconds, bench_timing *out) {
     const double target = BATCH_NS * 1e-9 * g_tsc_hz;
-    const double start = mono_ns();
-    const double warm_ns = c->seconds * 1e9 * 0.1 < 20e6 ? c->seconds * 1e9 * 0.1 : 20e6;
+    const double warm_ns = seconds * 1e9 * 0.1 < 20e6 ? seconds * 1e9 * 0.1 : 20e6;
     size_t *batch = bench_alloc(count * sizeof *batch);
     double **samples = bench_alloc(count * sizeof *samples);
 
-    /* calibrate each batch size (doubling), then warm up for warm_ns, alternating */
+    /* calibrate each batch size (doubling; the lesser of two samples, after one untimed
+     * call, so that a cold or interrupted sample does not pass for a long one and leave the
+     * batch at one call), then warm up for warm_ns, alternating */
     for (size_t i = 0; i < count; i++) {
         size_t it = 1;
+        sample(&impls[i], 1);
         for (;;) {
-            double t = sample(&impls[i], it);
+            double t = sample(&impls[i], it), t2 = sample(&impls[i], it);
+            if (t2 < t) t = t2;
             if (t >= target || it >= ((size_t)1 << 30)) break;
             size_t next = t > 0 ? (size_t)(it * (1.2 * target / t)) : it * 16;
             it = next > 2 * it ? next : 2 * it;
@@ -244,7 +246,7 @@ void bench_measure(bench_ctx *c, const bench_case *cs, const bench_impl *impls, 
         for (size_t i = 0; i < count; i++) sample(&impls[i], batch[i]);
 
     /* measure: rounds of A B A B until the budget is spent */
-    const double budget_ns = c->seconds * 1e9;
+    const double budget_ns = seconds * 1e9;
     const double t_begin = mono_ns();
     size_t rounds = 0;
     while (rounds < MAX_SAMPLES) {
@@ -254,27 +256,39 @@ void bench_measure(bench_ctx *c, const bench_case *cs, const bench_impl *impls, 
         rounds++;
         if (rounds >= MIN_SAMPLES && mono_ns() - t_begin >= budget_ns) break;
     }
+    for (size_t i = 0; i < count; i++) {
+        double mn = samples[i][0];
+        for (size_t k = 1; k < rounds; k++)
+            if (samples[i][k] < mn) mn = samples[i][k];
+        double med = median(samples[i], rounds);
+        out[i] = (bench_timing){.tsc = med, .tsc_min = mn, .ns = med * 1e9 / g_tsc_hz,
+                                .ns_min = mn * 1e9 / g_tsc_hz, .rounds = rounds, .batch = batch[i]};
+        free(samples[i]);
+    }
+    free(samples);
+    free(batch);
+}
+
+void bench_measure(bench_ctx *c, const bench_case *cs, const bench_impl *impls, size_t count) {
+    if (c->mode != BENCH_RUN || count == 0) return;
+    const double start = mono_ns();
+    bench_timing *tm = bench_alloc(count * sizeof *tm);
+    bench_time(impls, count, c->seconds, tm);
 
     c->done++;
     char line[2048];
     size_t len = (size_t)snprintf(line, sizeof line, "%s %u%s%s:", cs->op, cs->bits,
                                   cs->modulus ? " " : "", cs->modulus ? cs->modulus : "");
     for (size_t i = 0; i < count; i++) {
-        double mn = samples[i][0];
-        for (size_t k = 1; k < rounds; k++)
-            if (samples[i][k] < mn) mn = samples[i][k];
-        double med = median(samples[i], rounds);
-        emit(cs, &impls[i], med, mn, rounds, batch[i]);
+        emit(cs, &impls[i], tm[i].tsc, tm[i].tsc_min, tm[i].rounds, tm[i].batch);
         char tb[32];
-        fmt_time(tb, sizeof tb, med * 1e9 / g_tsc_hz);
+        fmt_time(tb, sizeof tb, tm[i].ns);
         if (len < sizeof line)
             len += (size_t)snprintf(line + len, sizeof line - len, "%s %s%s%s %s (%.0f tsc)",
                                     i ? " |" : "", impls[i].impl, impls[i].kernel ? "/" : "",
-                                    impls[i].kernel ? impls[i].kernel : "", tb, med);
-        free(samples[i]);
+                                    impls[i].kernel ? impls[i].kernel : "", tb, tm[i].tsc);
     }
-    free(samples);
-    free(batch);
+    free(tm);
     if (c->progress)
         fprintf(stderr, "@progress %zu %zu %s %u%s%s\n", c->done, c->total, cs->op, cs->bits,
                 cs->modulus ? " " : "", cs->modulus ? cs->modulus : "");

@@ -102,6 +102,17 @@ int bench_begin(bench_ctx *c, const bench_case *cs);
  *  Before this, the suite must have checked that they all compute the same result. */
 void bench_measure(bench_ctx *c, const bench_case *cs, const bench_impl *impls, size_t count);
 
+/** The figures of one implementation timed by bench_time, per single operation. */
+typedef struct bench_timing {
+    double tsc, tsc_min;  /* median and minimum TSC ticks */
+    double ns, ns_min;    /* the same in ns, at the TSC frequency of bench_timer_init */
+    size_t rounds, batch; /* samples taken, calls per sample */
+} bench_timing;
+/** The timing loop of bench_measure without its record: times the implementations
+ *  alternating A B A B within about `seconds` and writes their figures to out[count]. For a
+ *  suite that needs the figures back (the reproduction report). */
+void bench_time(const bench_impl *impls, size_t count, double seconds, bench_timing *out);
+
 /** Fixed-seed random limbs (splitmix64), reseeded by bench_begin. */
 uint64_t bench_rand64(bench_ctx *c);
 void bench_rand_limbs(bench_ctx *c, uint64_t *r, size_t n);

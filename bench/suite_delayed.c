@@ -1,10 +1,11 @@
-/* The seeds' delayed-carry kernels in the benchmark (issue 5), and the reproduction report
- * (`--reproduce`): each seed's experiment beside tabai's measurement of the same thing on this
- * machine, with the fastest tabai kernel for that size.
+/* The seeds' delayed-carry kernels in the benchmark, and the records of the reproduction
+ * report (`--reproduce`): each seed's experiment measured on this machine, with the fastest
+ * tabai kernel for that size. This file only measures and writes records; the report's
+ * tables, ratios and verdicts are computed by python/tabai/_reproduce.py from them.
  *
- * Timing: implementations of one experiment alternate A B C A B C ...; each sample is a
- * batch of calls timed with lfence;rdtsc and clock_gettime; the median of the samples is
- * reported (minimum kept too). TSC ticks are not core cycles.
+ * Timing: the harness's loop (bench_time): implementations of one experiment alternate
+ * A B C A B C ...; each sample is a batch of calls timed with lfence;rdtsc; the median of the
+ * samples is reported (minimum kept too). TSC ticks are not core cycles.
  *
  * The digit-form kernels (`mul_digits`, conversion excluded, as seed 000 measured) and the
  * limb-form ones (`mul`, conversion included) are separate records. */
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <x86intrin.h>
 
 #include "../src/mb/mb.h"
 #include "../src/simd/delayed.h"
@@ -23,11 +23,11 @@
 
 /* Records of the reproduction go to a sink (the harness has no call that takes figures
  * measured elsewhere; bench_measure keeps them). */
+struct dl_impl;
 typedef struct delayed_sink {
     void *ctx;
-    void (*record)(void *ctx, const char *op, unsigned bits, const char *modulus,
-                   const char *impl, const char *kernel, const char *symbol, double ns,
-                   double tsc, long reps);
+    void (*record)(void *ctx, const char *experiment, const char *op, unsigned bits,
+                   const char *modulus, const struct dl_impl *m);
 } delayed_sink;
 
 /* ---- timing ------------------------------------------------------------------------- */
@@ -48,17 +48,11 @@ typedef struct dl_impl {
     tabai_kernel k;
     const tabai_mb_kernel *mbk; /* seed 001: a multi-buffer kernel and its lane constants */
     const tabai_mb_mont *mbc;
+    size_t useful; /* seed 002: the operand's own digit count (nd without the padding) */
     /* results */
     double ns, tsc, ns_min;
     long reps;
 } dl_impl;
-
-static inline uint64_t dl_tsc(void) {
-    _mm_lfence();
-    uint64_t t = __rdtsc();
-    _mm_lfence();
-    return t;
-}
 
 static double dl_now_ns(void) {
     struct timespec ts;
@@ -66,50 +60,25 @@ static double dl_now_ns(void) {
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static int dl_cmp(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
+static void dl_run(void *arg, size_t iters) {
+    const dl_impl *m = arg;
+    m->run(m, (long)iters);
 }
 
-#define DL_MAXS 4096
-
-/* Alternating median of `count` implementations within about `seconds` in all. */
+/* Alternating medians of `count` implementations within about `seconds` in all: the
+ * harness's timing loop (bench_time), its figures kept in the dl_impl for the report. */
 static void dl_measure(dl_impl *im, size_t count, double seconds) {
-    long iters[16];
-    static double ns[16][DL_MAXS], tk[16][DL_MAXS];
-    /* warm up and size each batch to about 20 us */
+    bench_impl bi[16] = {{0}};
+    bench_timing tm[16];
+    for (size_t i = 0; i < count; i++)
+        bi[i] = (bench_impl){.impl = im[i].impl, .kernel = im[i].kernel, .symbol = im[i].symbol,
+                             .run = dl_run, .arg = &im[i]};
+    bench_time(bi, count, seconds, tm);
     for (size_t i = 0; i < count; i++) {
-        long it = 1;
-        for (;;) {
-            double t0 = dl_now_ns();
-            im[i].run(&im[i], it);
-            double t = dl_now_ns() - t0;
-            if (t > 20000 || it > (1L << 24)) break;
-            it *= 2;
-        }
-        iters[i] = it;
-    }
-    size_t s = 0;
-    double t_end = dl_now_ns() + seconds * 1e9;
-    while (s < DL_MAXS && (s < 21 || dl_now_ns() < t_end)) {
-        for (size_t i = 0; i < count; i++) {
-            double t0 = dl_now_ns();
-            uint64_t c0 = dl_tsc();
-            im[i].run(&im[i], iters[i]);
-            uint64_t c1 = dl_tsc();
-            double t1 = dl_now_ns();
-            ns[i][s] = (t1 - t0) / (double)iters[i];
-            tk[i][s] = (double)(c1 - c0) / (double)iters[i];
-        }
-        s++;
-    }
-    for (size_t i = 0; i < count; i++) {
-        qsort(ns[i], s, sizeof(double), dl_cmp);
-        qsort(tk[i], s, sizeof(double), dl_cmp);
-        im[i].ns = ns[i][s / 2];
-        im[i].tsc = tk[i][s / 2];
-        im[i].ns_min = ns[i][0];
-        im[i].reps = (long)s * iters[i];
+        im[i].ns = tm[i].ns;
+        im[i].tsc = tm[i].tsc;
+        im[i].ns_min = tm[i].ns_min;
+        im[i].reps = (long)(tm[i].rounds * tm[i].batch);
     }
 }
 
@@ -158,11 +127,11 @@ static uint64_t dl_rand(void) {
     return dl_rng;
 }
 
+static const char *dl_experiment = ""; /* the record's "experiment": the report section */
+
 static void dl_emit(const delayed_sink *sink, const char *op, unsigned bits, const char *modulus,
                     const dl_impl *m) {
-    if (sink && sink->record)
-        sink->record(sink->ctx, op, bits, modulus, m->impl, m->kernel, m->symbol, m->ns, m->tsc,
-                     m->reps);
+    if (sink && sink->record) sink->record(sink->ctx, dl_experiment, op, bits, modulus, m);
 }
 
 static int avx2_ok(void) { return tabai_kernel_available(TABAI_KERNEL_SIMD29_AVX2) == TABAI_OK; }
@@ -189,12 +158,8 @@ static const tabai_kernel dl_mul_kernels[] = {TABAI_KERNEL_C16,          TABAI_K
                                               TABAI_KERNEL_FP64_VEC,     TABAI_KERNEL_FP64_FMA,
                                               TABAI_KERNEL_FP64_FMA_VEC};
 
-/* ---- the reproduction report ---------------------------------------------------------- */
-
-static void md_row(FILE *md, const dl_impl *m, double base_ns, const char *note) {
-    fprintf(md, "| %s | %s | %.0f | %.0f | %.0f | %.2fx | %s |\n", m->kernel,
-            m->symbol ? m->symbol : "-", m->ns, m->tsc, m->ns_min, base_ns / m->ns, note ? note : "");
-}
+/* ---- the reproduction's experiments: records only (python/tabai/_reproduce.py renders
+ * the report from them, in the order they are emitted here) ---------------------------- */
 
 static const bench_modulus *dl_find_modulus(const char *name) {
     for (size_t i = 0; i < sizeof bench_moduli / sizeof bench_moduli[0]; i++)
@@ -203,7 +168,8 @@ static const bench_modulus *dl_find_modulus(const char *name) {
 }
 
 /* seed 000: 1024 x 1024 bits, 16-bit standard C vs 29-bit SIMD */
-static void repro_seed000(FILE *md, const delayed_sink *sink, double sec) {
+static void repro_seed000(const delayed_sink *sink, double sec) {
+    dl_experiment = "seed000";
     const size_t n = 16, nd = 36, nd16 = 64;
     const unsigned b = 29;
     static uint64_t a[16], bb[16], r[32], ad[40], bd[40], rd[80];
@@ -241,49 +207,14 @@ static void repro_seed000(FILE *md, const delayed_sink *sink, double sec) {
     im[c++] = (dl_impl){.impl = "gmp", .kernel = "mpn_mul_n", .symbol = NULL, .run = run_gmp_mul,
                         .r = r, .a = a, .b = bb, .n = n};
     dl_measure(im, c, sec);
-    double base = im[0].ns;
-    fprintf(md, "\n## Seed 000: 1024 x 1024-bit product, 16-bit standard C vs 29-bit SIMD\n\n");
-    fprintf(md, "Seed (Pentium 4, 1.2 GHz): standard C 16x16 **30.0 us**, SSE2 asm 29-bit digits "
-                "**2.80 us**: **10.7x**. Targets here: SSE2 >= 8x, best width >= 15x.\n\n");
-    fprintf(md, "| kernel | symbol | median ns | TSC ticks | min ns | vs c16 | |\n|---|---|---|---|---|---|---|\n");
-    for (size_t i = 0; i < c; i++) {
-        const char *note = i < ndig ? "digits in, digits out (as the seed measured)"
-                                    : "limbs in, limbs out (conversion included)";
-        if (i >= ndig && im[i].k == TABAI_KERNEL_AUTO && strcmp(im[i].impl, "tabai") == 0)
-            note = "fastest tabai path (64-bit limbs, tier in use)";
-        if (strcmp(im[i].impl, "gmp") == 0) note = "GMP";
-        md_row(md, &im[i], base, note);
-        dl_emit(sink, i < ndig ? "mul_digits" : "mul", 1024, NULL, &im[i]);
-    }
-    double best = im[1].ns;
-    const char *bk = im[1].kernel;
-    for (size_t i = 1; i < ndig; i++)
-        if (im[i].ns < best) {
-            best = im[i].ns;
-            bk = im[i].kernel;
-        }
-    fprintf(md, "\nFastest tabai kernel at 1024 bits: **%s** `%s` (%.0f ns, %.1fx c16; the best "
-                "delayed-carry kernel with conversion: %.0f ns).\n",
-            im[c - 2].kernel, im[c - 2].symbol, im[c - 2].ns, base / im[c - 2].ns,
-            im[c - 3].ns < im[c - 4].ns ? im[c - 3].ns : im[c - 4].ns);
-    fprintf(md, "\nSSE2 vs c16: **%.1fx** (target >= 8x: %s). Best width (%s) vs c16: **%.1fx** "
-                "(target >= 15x: %s). Conversion included: SSE2 %.1fx.\n",
-            base / im[1].ns, base / im[1].ns >= 8 ? "met" : "missed", bk, base / best,
-            base / best >= 15 ? "met" : "missed", im[ndig].ns / im[ndig + 1].ns);
+    for (size_t i = 0; i < c; i++) dl_emit(sink, i < ndig ? "mul_digits" : "mul", 1024, NULL, &im[i]);
 }
 
 /* seed 002: 640 and 2000-bit products with float64 digits, fraction of FP peak */
-static void repro_seed002(FILE *md, const delayed_sink *sink, double sec, double ghz) {
+static void repro_seed002(const delayed_sink *sink, double sec) {
+    dl_experiment = "seed002";
     static const unsigned sizes[2] = {640, 2000};
-    static const double seed_us[2] = {36, 222};
     int avx2 = avx2_ok();
-    const double peak = 8.0 * ghz; /* GFLOPS: two 128-bit FMA pipes x 2 doubles x 2 flops */
-    fprintf(md, "\n## Seed 002: float64-digit products at 640 and 2000 bits\n\n");
-    fprintf(md, "Seed (HP 9000/755, 198 MFLOPS peak, 20-bit digits, 4x4 blocking): 640 bits **36 us**, "
-                "2000 bits **222 us** (about 50%% of peak counted as 2 flops per digit product).\n"
-                "Here the peak is 8 flops/cycle x %.2f GHz = %.1f GFLOPS per core (two 128-bit FMA "
-                "pipes); flops counted as the seed did: 2 per useful digit product (2 nd^2).\n\n",
-            ghz, peak);
     for (int s = 0; s < 2; s++) {
         unsigned bits = sizes[s];
         size_t n = (bits + 63) / 64;
@@ -314,8 +245,6 @@ static void repro_seed002(FILE *md, const delayed_sink *sink, double sec, double
         for (size_t k = 0; k < 2 * ndt; k++) col[k] = (double)(dl_rand() >> 16); /* columns < 2^48 */
         dl_impl im[16];
         size_t c = 0;
-        char kl[8][48];
-        snprintf(kl[0], 48, "fp64 (b=20, nd=%zu)", nd20);
         im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64", .symbol = "mul_f64_generic",
                             .run = run_f64_gen, .fr = fr, .fa = fa, .fb = fb, .nd = nd20, .bits = b20};
         im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64", .symbol = "mul_f64_generic",
@@ -347,35 +276,11 @@ static void repro_seed002(FILE *md, const delayed_sink *sink, double sec, double
         im[c++] = (dl_impl){.impl = "tabai", .kernel = "carry pass, seed's float", .symbol = "f64_carry_pass_float",
                             .run = run_f64_carry_float, .fr = gr, .fa = col, .nd = ndt, .bits = bt};
         dl_measure(im, c, sec);
-        fprintf(md, "\n### %u bits (seed: %.0f us)\n\n", bits, seed_us[s]);
-        fprintf(md, "| kernel | symbol | digits | median ns | TSC ticks | vs seed | useful GFLOPS | of peak |\n"
-                    "|---|---|---|---|---|---|---|---|\n");
-        double best = 1e300;
-        const char *bestk = "";
         for (size_t i = 0; i < c; i++) {
-            char dig[48] = "limbs (conversion included)", gfs[32] = "-", pks[32] = "-", vs[32] = "-";
-            if (i < ndig) {
-                /* useful products: the operand's own digit count, not the padding */
-                size_t useful = tabai_digits_for(bits, im[i].bits);
-                double gf = 2.0 * (double)useful * (double)useful / im[i].ns;
-                snprintf(dig, sizeof dig, "%zu x %u bits", useful, im[i].bits);
-                snprintf(gfs, sizeof gfs, "%.2f", gf);
-                snprintf(pks, sizeof pks, "%.1f%%", 100.0 * gf / peak);
-            } else if (i >= ncarry) {
-                snprintf(dig, sizeof dig, "%zu columns", 2 * im[i].nd);
-            }
-            if (i < ncarry) snprintf(vs, sizeof vs, "%.0fx", seed_us[s] * 1000.0 / im[i].ns);
-            fprintf(md, "| %s | %s | %s | %.0f | %.0f | %s | %s | %s |\n", im[i].kernel,
-                    im[i].symbol ? im[i].symbol : "-", dig, im[i].ns, im[i].tsc, vs, gfs, pks);
-            if (i < ncarry && strcmp(im[i].impl, "tabai") == 0 && im[i].ns < best) {
-                best = im[i].ns;
-                bestk = im[i].kernel;
-            }
-            if (i < ncarry) dl_emit(sink, i < ndig ? "mul_digits" : "mul", bits, NULL, &im[i]);
+            /* useful products: the operand's own digit count, not the padding */
+            if (i < ndig) im[i].useful = tabai_digits_for(bits, im[i].bits);
+            dl_emit(sink, i < ndig ? "mul_digits" : i < ncarry ? "mul" : "carry_pass", bits, NULL, &im[i]);
         }
-        fprintf(md, "\nFastest tabai kernel: **%s** (%.0f ns). Carry pass alone over %zu columns: int64 "
-                    "%.0f ns, the seed's floating-point chain %.0f ns.\n",
-                bestk, best, 2 * ndt, im[ncarry].ns, im[ncarry + 1].ns);
     }
 }
 
@@ -387,26 +292,10 @@ static void run_mb4(const dl_impl *m, long iters) {
     LOOP(tabai_mul_n_fp64fma_mb4_avx2(rr, aa, bb, m->n))
 }
 
-static void repro_scan(FILE *md, const delayed_sink *sink, double sec) {
+static void repro_scan(const delayed_sink *sink, double sec) {
+    dl_experiment = "scan";
     static const unsigned sizes[] = {256, 512, 1024, 2048, 4096, 8192};
     int avx2 = avx2_ok();
-    fprintf(md, "\n## Where each delayed-carry kernel stands: n x n products, 256 to 8192 bits\n\n");
-    fprintf(md, "Median ns per product, limbs in and out (conversions included), all alternating "
-                "in one run. `tier` is tabai's dispatched `tabai_mul_n` (%s, 64-bit limbs, "
-                "schoolbook), `fp64_fma_mb4` is four independent products per call divided by "
-                "four. The last column is the best delayed-carry time over the tier's: above 1 "
-                "it misses by that factor.\n\n",
-            tabai_cpu_name());
-    fprintf(md, "| bits |");
-    for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0]; k++)
-        if (tabai_kernel_available(dl_mul_kernels[k]) == TABAI_OK)
-            fprintf(md, " %s |", tabai_kernel_name(dl_mul_kernels[k]));
-    fprintf(md, "%s tier | GMP | best delayed / tier |\n|---|", avx2 ? " fp64_fma_mb4 |" : "");
-    for (size_t k = 0; k < sizeof dl_mul_kernels / sizeof dl_mul_kernels[0] + 3 + (size_t)avx2; k++)
-        if (k >= sizeof dl_mul_kernels / sizeof dl_mul_kernels[0] ||
-            tabai_kernel_available(dl_mul_kernels[k]) == TABAI_OK)
-            fprintf(md, "---|");
-    fprintf(md, "\n");
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         size_t n = sizes[si] / 64;
         static uint64_t a[TABAI_MAX_LIMBS], b[TABAI_MAX_LIMBS], r[8 * TABAI_MAX_LIMBS];
@@ -426,7 +315,6 @@ static void repro_scan(FILE *md, const delayed_sink *sink, double sec) {
         if (avx2)
             im[c++] = (dl_impl){.impl = "tabai", .kernel = "fp64_fma_mb4", .symbol = "mul_n_fp64fma_mb4_avx2",
                                 .run = run_mb4, .r = r, .a = a, .b = b, .n = n};
-        size_t nt = c;
         im[c++] = (dl_impl){.impl = "tabai", .kernel = tabai_cpu_name(), .symbol = "mul_n (dispatched)",
                             .run = run_mul_n, .r = r, .a = a, .b = b, .n = n};
         im[c++] = (dl_impl){.impl = "gmp", .kernel = "mpn_mul_n", .run = run_gmp_mul, .r = r, .a = a,
@@ -437,38 +325,19 @@ static void repro_scan(FILE *md, const delayed_sink *sink, double sec) {
             im[nmb].tsc /= 4;
             im[nmb].ns_min /= 4;
         }
-        double best = 1e300;
-        fprintf(md, "| %u |", sizes[si]);
-        for (size_t i = 0; i < c; i++) {
-            fprintf(md, " %.0f |", im[i].ns);
-            if (i < nt && im[i].ns < best) best = im[i].ns;
+        for (size_t i = 0; i < c; i++)
             dl_emit(sink, i == nmb && avx2 ? "mul_mb4_per_product" : "mul", sizes[si], NULL, &im[i]);
-        }
-        fprintf(md, " %.2f |\n", best / im[nt].ns);
     }
 }
 
 /* seed 003: Ohta (carry save, blocked) vs Montgomery at 220 bits and the larger sizes */
-static void repro_seed003(FILE *md, const delayed_sink *sink, double sec) {
+static void repro_seed003(const delayed_sink *sink, double sec) {
+    dl_experiment = "seed003";
     static const struct {
         unsigned bits;
         const char *name;
     } cases[] = {{220, NULL},         {256, "p256_p"},   {384, "p384_p"},
                  {521, "p521_p"},     {1024, "rsa2048_p"}, {2048, "modp2048"}};
-    fprintf(md, "\n## Seed 003: Ohta modular multiplication (carry save, register blocking) vs "
-                "Montgomery\n\n");
-    fprintf(md, "Seed (Pentium 4, 1.8 GHz, gcc 3.2 -O1, 220 bits): carry-save Ohta with 14-bit "
-                "digits and 3x3 blocks **1.74 us**, Montgomery on 16-bit digits **1.79 us** (Ohta 3%% "
-                "faster; 3x3 beat 2x2 and 4x4).\n\n");
-    fprintf(md, "`mont (tier)` is tabai's Montgomery on 64-bit limbs (the dispatched kernel), "
-                "`ohta (tier)` tabai's Ohta on 64-bit limbs, `carry_save_kxk` the seed's "
-                "technique on b-bit digits in 64-bit words, and `mont digit-serial` the seed's "
-                "baseline: word-serial Montgomery on the same b-bit digits, carry on every step. "
-                "All include conversion of the operands (and, for carry save, of p and K) to "
-                "digits.\n\n");
-    fprintf(md, "| bits | modulus | digit b | mont (tier) | ohta (tier) | carry_save_2x2 | "
-                "carry_save_3x3 | carry_save_4x4 | mont digit-serial | best carry-save vs "
-                "mont digit-serial | vs mont (tier) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         uint64_t p[TABAI_MAX_LIMBS] = {0};
         size_t n = (cases[ci].bits + 63) / 64;
@@ -512,31 +381,16 @@ static void repro_seed003(FILE *md, const delayed_sink *sink, double sec) {
             {.impl = "tabai", .kernel = "digit_serial", .symbol = "mont_mul_n_rd_generic", .run = run_mont_rd,
              .r = r, .a = a, .b = b, .n = n, .ohta = &ohta, .bits = bd}};
         dl_measure(im, 6, sec);
-        double bcs = im[2].ns;
-        for (int k = 3; k < 5; k++)
-            if (im[k].ns < bcs) bcs = im[k].ns;
-        fprintf(md, "| %u | %s | %u | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.2fx | %.2fx |\n",
-                (unsigned)ohta.bits, mname, bd, im[0].ns, im[1].ns, im[2].ns, im[3].ns, im[4].ns,
-                im[5].ns, im[5].ns / bcs, im[0].ns / bcs);
         dl_emit(sink, "mont_mul", (unsigned)ohta.bits, mname, &im[0]);
         dl_emit(sink, "ohta_mul", (unsigned)ohta.bits, mname, &im[1]);
         for (int k = 2; k < 5; k++) dl_emit(sink, "ohta_mul", (unsigned)ohta.bits, mname, &im[k]);
         dl_emit(sink, "mont_mul", (unsigned)ohta.bits, mname, &im[5]);
     }
-    fprintf(md, "\nTimes in median ns per modular multiplication. The two last columns are "
-                "ratios of times (> 1: carry save is faster).\n");
 }
 
 /* seed 004: mulPre n = 3..8 vs GMP */
-static void repro_seed004(FILE *md, const delayed_sink *sink, double sec) {
-    static const double seed_gmp[9] = {0, 0, 0, 0, 12.93, 0, 23.43, 0, 38.42};
-    static const double seed_asm[9] = {0, 0, 0, 0, 6.19, 0, 12.31, 0, 21.97};
-    fprintf(md, "\n## Seed 004: mulPre (n x n -> 2n limbs), n = 3..8, vs GMP\n\n");
-    fprintf(md, "Seed (Xeon Platinum 8280): N=4 GMP 12.93 ns / asm 6.19; N=6 23.43 / 12.31; "
-                "N=8 38.42 / 21.97. Here: the dispatched `tabai_mul_n` of the tier in use (%s) and "
-                "`mpn_mul_n`, alternating.\n\n",
-            tabai_cpu_name());
-    fprintf(md, "| n | tabai ns | GMP ns | GMP / tabai | seed GMP / asm |\n|---|---|---|---|---|\n");
+static void repro_seed004(const delayed_sink *sink, double sec) {
+    dl_experiment = "seed004";
     for (size_t n = 3; n <= 8; n++) {
         static uint64_t a[8], b[8], r[16];
         for (size_t i = 0; i < n; i++) {
@@ -548,9 +402,6 @@ static void repro_seed004(FILE *md, const delayed_sink *sink, double sec) {
                          {.impl = "gmp", .kernel = "mpn_mul_n", .run = run_gmp_mul, .r = r, .a = a,
                           .b = b, .n = n}};
         dl_measure(im, 2, sec);
-        char sd[32] = "-";
-        if (seed_gmp[n] > 0) snprintf(sd, sizeof sd, "%.2fx", seed_gmp[n] / seed_asm[n]);
-        fprintf(md, "| %zu | %.2f | %.2f | %.2fx | %s |\n", n, im[0].ns, im[1].ns, im[1].ns / im[0].ns, sd);
         dl_emit(sink, "mul", 64 * (unsigned)n, NULL, &im[0]);
         dl_emit(sink, "mul", 64 * (unsigned)n, NULL, &im[1]);
     }
@@ -558,24 +409,13 @@ static void repro_seed004(FILE *md, const delayed_sink *sink, double sec) {
 
 /* Seed 001: Montgomery products of 8 (zmm) or 4 (ymm) independent operations, IFMA radix
  * 2^52 against the 32-bit AVX-512F baseline, TSC ticks per single product (a call / lanes). */
-static void repro_seed001(FILE *md, const delayed_sink *sink, double sec) {
+static void repro_seed001(const delayed_sink *sink, double sec) {
+    dl_experiment = "seed001";
     const char *names[4] = {"ifma_zmm", "ifma_ymm", "avx512f32_zmm", "avx512f32_ymm"};
     const tabai_mb_kernel *ks[4];
     for (int i = 0; i < 4; i++) ks[i] = tabai_mb_kernel_find(names[i]);
-    fprintf(md, "\n## Seed 001: AVX-512 IFMA (radix 2^52) vs the 32-bit AVX-512F baseline\n\n");
-    fprintf(md, "Seed (Intel, ymm): throughput mostly >= 80%% of the instruction-count bound; the IFMA "
-                "version 2-3x the 32-bit one at 100-200 bits, converging to **2.84x** at RSA sizes "
-                "((28/24)/(13/12) x (52/32)^2). Here: `tabai_mont_mul_r52n_mb8/mb4_ifma` and "
-                "`tabai_mont_mul_r32n_mb8/mb4_avx512` (src/ifma, src/avx512), every lane its own "
-                "operation, chained x = x*y, TSC ticks per single product.\n\n");
     for (int i = 0; i < 4; i++)
-        if (!ks[i] || !tabai_mb_kernel_usable(ks[i])) {
-            fprintf(md, "Not measurable on this CPU (%s needs AVX-512F/VL%s).\n", names[i],
-                    i < 2 ? " and IFMA" : "");
-            return;
-        }
-    fprintf(md, "| bits | IFMA zmm | IFMA ymm | 32-bit zmm | 32-bit ymm | IFMA / 32-bit, zmm | "
-                "ymm | seed |\n|---|---|---|---|---|---|---|---|\n");
+        if (!ks[i] || !tabai_mb_kernel_usable(ks[i])) return; /* meta "mb_unusable" says which */
     static const unsigned sizes[] = {128, 256, 384, 1024, 2048, 4096};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
         const unsigned bits = sizes[si];
@@ -601,18 +441,12 @@ static void repro_seed001(FILE *md, const delayed_sink *sink, double sec) {
                               .mbk = ks[i], .mbc = &ctx[i]};
         }
         dl_measure(im, 4, sec);
-        double t[4];
         for (int i = 0; i < 4; i++) {
-            t[i] = im[i].tsc / ks[i]->lanes;
             dl_impl per = im[i]; /* the record: per single product */
             per.ns /= ks[i]->lanes, per.tsc /= ks[i]->lanes, per.ns_min /= ks[i]->lanes;
             dl_emit(sink, "mont_mul_mb", bits, NULL, &per);
         }
-        fprintf(md, "| %u | %.1f | %.1f | %.1f | %.1f | %.2fx | %.2fx | %s |\n", bits, t[0], t[1],
-                t[2], t[3], t[2] / t[0], t[3] / t[1], bits >= 1024 ? "2.84x" : "2-3x");
     }
-    fprintf(md, "\nThe share of the instruction-count bound, per size, is in `tabai bench --ops "
-                "mont_mul_mb` (records `impl: \"bound\"`) and src/ifma/README.md.\n");
 }
 
 static double dl_loadavg(void) {
@@ -625,29 +459,23 @@ static double dl_loadavg(void) {
     return l;
 }
 
-static int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds) {
-    double ghz = dl_core_ghz();
-    time_t now = time(NULL);
-    char date[64];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(md, "# tabai reproduction report\n\n");
-    fprintf(md, "Run %s on %s (tier in use: %s; core clock %.2f GHz: the fastest of many "
-                "chains of dependent adds, i.e. the boost clock, so fractions of peak below are "
-                "conservative; TSC %.3f GHz, TSC ticks are not core cycles). GMP %s. Median of "
-                "alternating samples, about %.1f s per experiment; 1-minute load average at the "
-                "start %.2f.\n",
-            date, tabai_cpu_brand(), tabai_cpu_name(), ghz, bench_tsc_hz() * 1e-9, gmp_version,
-            seconds, dl_loadavg());
-    if (!(tabai_cpu_features() & TABAI_CPU_AVX512IFMA))
-        fprintf(md, "\nThis CPU has no AVX-512 IFMA: the IFMA experiment of seed 001 cannot run "
-                    "here.\n");
-    repro_seed000(md, sink, seconds);
-    repro_seed002(md, sink, seconds, ghz);
-    repro_seed003(md, sink, seconds);
-    repro_seed004(md, sink, seconds);
-    repro_scan(md, sink, seconds);
-    repro_seed001(md, sink, seconds);
-    return 0;
+/* the first multi-buffer kernel of seed 001 this CPU cannot run, or NULL */
+static const char *dl_mb_unusable(void) {
+    static const char *names[4] = {"ifma_zmm", "ifma_ymm", "avx512f32_zmm", "avx512f32_ymm"};
+    for (int i = 0; i < 4; i++) {
+        const tabai_mb_kernel *k = tabai_mb_kernel_find(names[i]);
+        if (!k || !tabai_mb_kernel_usable(k)) return names[i];
+    }
+    return NULL;
+}
+
+static void delayed_reproduce(const delayed_sink *sink, double seconds) {
+    repro_seed000(sink, seconds);
+    repro_seed002(sink, seconds);
+    repro_seed003(sink, seconds);
+    repro_seed004(sink, seconds);
+    repro_scan(sink, seconds);
+    repro_seed001(sink, seconds);
 }
 
 /* ---- the harness suite (bench/harness.h) -------------------------------------------------
@@ -659,11 +487,13 @@ static int delayed_reproduce(FILE *md, const delayed_sink *sink, double seconds)
  *              measured) for every selected limb count, and op "ohta_mul" (carry_save_2x2,
  *              3x3, 4x4) for every selected modulus. Every kernel's result is checked against
  *              GMP first.
- *   reproduce  the reproduction report: a Markdown file (TABAI_REPRODUCE_MD, default
- *              reproduction.md) and its records as JSON beside it (same record format, file
- *              name with .json); timed by this file's own alternating-median loop because the
- *              report needs the figures back. Runs only when named explicitly (not part of
- *              the default run). */
+ *   reproduce  the records of the reproduction report as JSON: the path TABAI_REPRODUCE_MD
+ *              (default reproduction.md) names the report, the records go beside it with
+ *              .json (the benchmark's record format plus "experiment", "ns_min",
+ *              "digit_bits", "digits", "useful_digits"; meta adds the date, core clock, load
+ *              and which kernels run here); `tabai bench --reproduce` renders the Markdown
+ *              from them. Timed by the harness's loop through bench_time, which hands the
+ *              figures back. Runs only when named explicitly (not part of the default run). */
 typedef struct dh_arg {
     tabai_kernel k;
     int form; /* 0 limbs, 1 rd digits sse2, 2 rd avx2, 3 f64 gen, 4 f64 avx2, 5 fma, 6 fma vec, 7 c16 */
@@ -699,17 +529,18 @@ typedef struct dh_json {
     int first;
 } dh_json;
 
-static void dh_json_record(void *ctx, const char *op, unsigned bits, const char *modulus,
-                           const char *impl, const char *kernel, const char *symbol, double ns,
-                           double tsc, long reps) {
+static void dh_json_record(void *ctx, const char *experiment, const char *op, unsigned bits,
+                           const char *modulus, const dl_impl *m) {
     dh_json *j = ctx;
-    char e[4][256];
+    char e[5][256];
     fprintf(j->f, "%s\n  {\"op\": %s, \"bits\": %u, \"modulus\": %s, \"impl\": %s, \"kernel\": %s, "
-                  "\"symbol\": %s, \"ns\": %.3f, \"tsc\": %.1f, \"reps\": %ld}",
+                  "\"symbol\": %s, \"ns\": %.17g, \"tsc\": %.17g, \"reps\": %ld, \"ns_min\": %.17g, "
+                  "\"experiment\": %s, \"digit_bits\": %u, \"digits\": %zu, \"useful_digits\": %zu}",
             j->first ? "" : ",", bench_json_str(e[0], sizeof e[0], op), bits,
             modulus ? bench_json_str(e[1], sizeof e[1], modulus) : "null",
-            bench_json_str(e[2], sizeof e[2], impl), bench_json_str(e[3], sizeof e[3], kernel),
-            symbol ? bench_json_str(e[1], sizeof e[1], symbol) : "null", ns, tsc, reps);
+            bench_json_str(e[2], sizeof e[2], m->impl), bench_json_str(e[3], sizeof e[3], m->kernel),
+            m->symbol ? bench_json_str(e[1], sizeof e[1], m->symbol) : "null", m->ns, m->tsc, m->reps,
+            m->ns_min, bench_json_str(e[4], sizeof e[4], experiment), m->bits, m->nd, m->useful);
     j->first = 0;
 }
 
@@ -721,22 +552,33 @@ static void dh_reproduce(bench_ctx *c) {
     char *dot = strrchr(json_path, '.');
     if (dot && !strchr(dot, '/')) *dot = 0;
     strncat(json_path, ".json", sizeof json_path - strlen(json_path) - 1);
-    FILE *md = fopen(md_path, "w"), *jf = fopen(json_path, "w");
-    if (!md || !jf) bench_fail("reproduce: cannot write %s / %s", md_path, json_path);
+    FILE *jf = fopen(json_path, "w");
+    if (!jf) bench_fail("reproduce: cannot write %s", json_path);
     char esc[256];
+    const double seconds = c->seconds < 0.3 ? 0.3 : c->seconds;
+    const double ghz = dl_core_ghz();
+    time_t now = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    const char *unusable = dl_mb_unusable();
     fprintf(jf, "{\"meta\": {\"what\": \"tabai reproduction report\", \"cpu\": %s, \"tier\": \"%s\", "
                 "\"gmp_version\": \"%s\", \"tsc_hz\": %.0f, \"note\": \"TSC ticks are not core "
-                "cycles\", \"stat\": \"median of samples, implementations alternating\"},\n "
+                "cycles\", \"stat\": \"median of samples, implementations alternating\", "
+                "\"date\": \"%s\", \"core_ghz\": %.17g, \"tsc_hz_exact\": %.17g, \"seconds\": %.17g, "
+                "\"loadavg\": %.17g, \"ifma\": %s, \"mb_unusable\": %s%s%s},\n "
                 "\"records\": [",
             bench_json_str(esc, sizeof esc, tabai_cpu_brand()), tabai_cpu_name(), gmp_version,
-            bench_tsc_hz());
+            bench_tsc_hz(), date, ghz, bench_tsc_hz(), seconds, dl_loadavg(),
+            (tabai_cpu_features() & TABAI_CPU_AVX512IFMA) ? "true" : "false",
+            unusable ? "\"" : "", unusable ? unusable : "null", unusable ? "\"" : "");
     dh_json j = {jf, 1};
     delayed_sink sink = {&j, dh_json_record};
-    delayed_reproduce(md, &sink, c->seconds < 0.3 ? 0.3 : c->seconds);
+    delayed_reproduce(&sink, seconds);
     fprintf(jf, "\n ]}\n");
-    fclose(md);
     fclose(jf);
-    fprintf(stderr, "reproduce: wrote %s and %s\n", md_path, json_path);
+    fprintf(stderr, "reproduce: wrote %s (the report %s is rendered from it by `tabai bench "
+                    "--reproduce`, or `tabai report --reproduce %s`)\n",
+            json_path, md_path, json_path);
 }
 
 void bench_suite_delayed(bench_ctx *c) {

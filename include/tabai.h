@@ -253,6 +253,32 @@ TABAI_API tabai_status tabai_ohta_mul(const tabai_ohta *ctx, uint64_t *r, const 
                                       const uint64_t *b);
 /** r = a^2 mod p. As tabai_ohta_mul. */
 TABAI_API tabai_status tabai_ohta_sqr(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a);
+/** r = a + b mod p: limb addition, then p subtracted under a mask when the sum is >= p.
+ *  Shapes:   r, a, b: ctx->n limbs (uint64_t), least significant first.
+ *  Requires: a < p, b < p.   Ensures: r < p.
+ *  Aliasing: r may equal a and/or b.
+ *  Time:     constant (no secret-dependent branch, address or variable-latency instruction).
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (a or b >= p); r is not written on error.
+ *  Source:   HAC Algorithm 14.7 (multiple-precision addition), masked correction. */
+TABAI_API tabai_status tabai_ohta_add(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                      const uint64_t *b);
+/** r = a - b mod p: limb subtraction, then p added under a mask when it borrowed.
+ *  Shapes:   r, a, b: ctx->n limbs (uint64_t), least significant first.
+ *  Requires: a < p, b < p.   Ensures: r < p.
+ *  Aliasing: r may equal a and/or b.
+ *  Time:     constant (no secret-dependent branch, address or variable-latency instruction).
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (a or b >= p); r is not written on error.
+ *  Source:   HAC Algorithm 14.9 (multiple-precision subtraction), masked correction. */
+TABAI_API tabai_status tabai_ohta_sub(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                      const uint64_t *b);
+/** r = -a mod p (0 for a = 0), as tabai_ohta_sub with a zero minuend.
+ *  Shapes:   r, a: ctx->n limbs (uint64_t), least significant first.
+ *  Requires: a < p.   Ensures: r < p.
+ *  Aliasing: r may equal a.
+ *  Time:     constant (no secret-dependent branch, address or variable-latency instruction).
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (a >= p); r is not written on error.
+ *  Source:   HAC Algorithm 14.9 (multiple-precision subtraction), masked correction. */
+TABAI_API tabai_status tabai_ohta_neg(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a);
 /** r = x mod p for a double-length x[2n] < p * 2^(64n) (any x with x < p*R).
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE (x >= p*R). Time: constant. */
 TABAI_API tabai_status tabai_ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_t *x);

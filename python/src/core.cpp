@@ -288,28 +288,13 @@ struct OhtaOps {
         for (size_t i = 0; i < k; i++) check(tabai_ohta_sqr(c, x, x), "pow");
         check(tabai_ohta_mul(c, r, x, t), "pow");
     }
-    // Ohta has no add/sub in the C API: limb add/sub plus one masked correction.
-    // r = a + b mod p, a, b < p. Constant time.
     static void add(const Ctx *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
-        const size_t n = c->n;
-        uint64_t s[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
-        uint64_t cy = tabai_add_n(s, a, b, n);
-        uint64_t bw = tabai_sub_n(t, s, c->p, n);
-        // a + b >= p iff the sum carried out or the subtraction did not borrow
-        tabai_cnd_select_n(r, cy | (bw ^ 1), t, s, n);
+        check(tabai_ohta_add(c, r, a, b), "add");
     }
-    // r = a - b mod p, a, b < p. Constant time.
     static void sub(const Ctx *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
-        const size_t n = c->n;
-        uint64_t d[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
-        uint64_t bw = tabai_sub_n(d, a, b, n);
-        tabai_add_n(t, d, c->p, n);
-        tabai_cnd_select_n(r, bw, t, d, n);
+        check(tabai_ohta_sub(c, r, a, b), "sub");
     }
-    static void neg(const Ctx *c, uint64_t *r, const uint64_t *a) {
-        uint64_t z[TABAI_MAX_LIMBS] = {0};
-        sub(c, r, z, a);
-    }
+    static void neg(const Ctx *c, uint64_t *r, const uint64_t *a) { check(tabai_ohta_neg(c, r, a), "neg"); }
 };
 
 // r = b^e mod p for reduced b (n limbs), e of ebits bits (any length). Exponents beyond

@@ -2,13 +2,16 @@
 
     tabai bench [--ops LIST] [--bits LIST] [--seconds S] [--json PATH] [--csv PATH]
                 [--plot PATH] [--no-plot] [--md PATH] [--list] [--reproduce] [-v]
-    tabai report JSON [--csv PATH] [--plot PATH] [--no-plot] [--md PATH]
+    tabai report JSON [--csv PATH] [--plot PATH] [--no-plot] [--md PATH] [--reproduce]
     tabai cpu
 
 Options of ``bench`` that it does not know (``--tiers LIST``, ...) go to the binary as they
 are. ``bench`` runs the C benchmark (``tabai/_bin/tabai-bench``, or ``TABAI_BENCH_BIN``) with a
 progress bar, prints the run's header and one table per operation, and writes the JSON,
 CSV and PNG under results/. ``report`` does the same from a JSON file already written.
+With ``--reproduce``, ``bench`` runs the seeds' experiments and renders their report
+(``TABAI_REPRODUCE_MD``, default reproduction.md) from the records the binary writes beside
+it; ``report --reproduce JSON`` renders it again from such a file.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from . import _bench
+from . import _bench, _reproduce
 
 
 def _add_outputs(p: argparse.ArgumentParser) -> None:
@@ -55,7 +58,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="list the operations, kernels and moduli available, then exit")
     b.add_argument("--reproduce", action="store_true",
                    help="run the seeds' experiments beside tabai's instead (writes a Markdown "
-                   "report, see docs/reproduction.md; TABAI_REPRODUCE_MD sets its path)")
+                   "report and its records as JSON beside it, see docs/reproduction.md; "
+                   "TABAI_REPRODUCE_MD sets its path)")
     b.add_argument("--threads", type=int, metavar="N",
                    help="also measure the batches on N threads (the binary's --threads)")
     b.add_argument("-v", "--verbose", action="store_true",
@@ -64,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("report", help="print tables and write CSV/PNG from a benchmark JSON file")
     r.add_argument("json", metavar="JSON", help="a JSON file written by tabai bench")
     _add_outputs(r)
+    r.add_argument("--reproduce", action="store_true",
+                   help="JSON holds the records of a --reproduce run: write its Markdown report "
+                   "(to --md PATH, else TABAI_REPRODUCE_MD, else reproduction.md)")
 
     sub.add_parser("cpu", help="show the CPU features and the dispatch tier in use")
     return ap
@@ -135,8 +142,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if py_ops or c_ops == "":
         Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     if args.reproduce and not data.get("records"):
-        print(f"wrote {args.json}", file=sys.stderr)
-        return 0  # the reproduction report is the binary's Markdown file
+        md_path, json_path = _reproduce.paths()
+        _reproduce.write(json_path, md_path)
+        print(f"wrote {md_path}", file=sys.stderr)
+        return 0
     if not args.reproduce:
         _python_peers(args, data)
     print(f"wrote {args.json}", file=sys.stderr)
@@ -168,6 +177,11 @@ def _python_peers(args: argparse.Namespace, data: dict) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    if args.reproduce:
+        md_path = _reproduce.paths(args.md or "")[0]
+        _reproduce.write(args.json, md_path)
+        print(f"wrote {md_path}")
+        return 0
     return _report(_bench.load(args.json), args)
 
 

@@ -64,20 +64,8 @@
 #define M32 0xFFFFFFFFULL
 
 #define TABAI_AVX512_TEMPLATE 1
-#define VT __m512i
-#define VL 8
-#define V_LD(p) _mm512_loadu_si512((const void *)(p))
-#define V_ST(p, x) _mm512_storeu_si512((void *)(p), (x))
-#define V_ZERO() _mm512_setzero_si512()
-#define V_SET1(c) _mm512_set1_epi64((long long)(c))
-#define V_MUL(x, y) _mm512_mul_epu32((x), (y))
-#define V_ADD(x, y) _mm512_add_epi64((x), (y))
-#define V_SUB(x, y) _mm512_sub_epi64((x), (y))
-#define V_SRL(x, n) _mm512_srli_epi64((x), (n))
-#define V_SLL(x, n) _mm512_slli_epi64((x), (n))
-#define V_AND(x, y) _mm512_and_si512((x), (y))
-#define V_GEU_MASK(x, y) _mm512_cmpge_epu64_mask((x), (y))
-#define V_MASK_AND(x, m, y, z) _mm512_mask_and_epi64((x), (m), (y), (z)) /* m ? y & z : x */
+#define TABAI_VEC_BITS 512
+#include "../vec.h"
 #define SFX(x) x##_zmm
 #define UNROLL
 #include "mont_avx512.c"
@@ -88,35 +76,9 @@
 #include "mont_avx512.c"
 #undef SFX
 #undef UNROLL
-#undef VT
-#undef VL
-#undef V_LD
-#undef V_ST
-#undef V_ZERO
-#undef V_SET1
-#undef V_MUL
-#undef V_ADD
-#undef V_SUB
-#undef V_SRL
-#undef V_SLL
-#undef V_AND
-#undef V_GEU_MASK
-#undef V_MASK_AND
-
-#define VT __m256i
-#define VL 4
-#define V_LD(p) _mm256_loadu_si256((const void *)(p))
-#define V_ST(p, x) _mm256_storeu_si256((void *)(p), (x))
-#define V_ZERO() _mm256_setzero_si256()
-#define V_SET1(c) _mm256_set1_epi64x((long long)(c))
-#define V_MUL(x, y) _mm256_mul_epu32((x), (y))
-#define V_ADD(x, y) _mm256_add_epi64((x), (y))
-#define V_SUB(x, y) _mm256_sub_epi64((x), (y))
-#define V_SRL(x, n) _mm256_srli_epi64((x), (n))
-#define V_SLL(x, n) _mm256_slli_epi64((x), (n))
-#define V_AND(x, y) _mm256_and_si256((x), (y))
-#define V_GEU_MASK(x, y) _mm256_cmpge_epu64_mask((x), (y))
-#define V_MASK_AND(x, m, y, z) _mm256_mask_and_epi64((x), (m), (y), (z))
+#undef TABAI_VEC_BITS
+#define TABAI_VEC_BITS 256
+#include "../vec.h"
 #define SFX(x) x##_ymm
 #define UNROLL
 #include "mont_avx512.c"

@@ -49,21 +49,8 @@
  * unrolled loops for the small constant d of the dispatch below (IFMA_TMAX = 11: the
  * accumulators then live in registers). */
 /* ---- zmm, 8 lanes ---- */
-#define VT __m512i
-#define VL 8
-#define V_LD(p) _mm512_loadu_si512((const void *)(p))
-#define V_ST(p, x) _mm512_storeu_si512((void *)(p), (x))
-#define V_ZERO() _mm512_setzero_si512()
-#define V_SET1(c) _mm512_set1_epi64((long long)(c))
-#define V_ML(acc, x, y) _mm512_madd52lo_epu64((acc), (x), (y))
-#define V_MH(acc, x, y) _mm512_madd52hi_epu64((acc), (x), (y))
-#define V_ADD(x, y) _mm512_add_epi64((x), (y))
-#define V_SUB(x, y) _mm512_sub_epi64((x), (y))
-#define V_SRL(x, n) _mm512_srli_epi64((x), (n))
-#define V_SRA(x, n) _mm512_srai_epi64((x), (n))
-#define V_AND(x, y) _mm512_and_si512((x), (y))
-#define V_LTZ_MASK(x) _mm512_cmplt_epi64_mask((x), _mm512_setzero_si512())
-#define V_BLEND(m, x, y) _mm512_mask_blend_epi64((m), (x), (y)) /* m ? y : x */
+#define TABAI_VEC_BITS 512
+#include "../vec.h"
 #define IFMA_SFX _zmm_r
 #define IFMA_TMAX IFMA_MAXD
 #define IFMA_REGS 0
@@ -82,38 +69,11 @@
 #undef IFMA_TMAX
 #undef IFMA_REGS
 #undef IFMA_UNROLL
-#undef VT
-#undef VL
-#undef V_LD
-#undef V_ST
-#undef V_ZERO
-#undef V_SET1
-#undef V_ML
-#undef V_MH
-#undef V_ADD
-#undef V_SUB
-#undef V_SRL
-#undef V_SRA
-#undef V_AND
-#undef V_LTZ_MASK
-#undef V_BLEND
 
 /* ---- ymm, 4 lanes ---- */
-#define VT __m256i
-#define VL 4
-#define V_LD(p) _mm256_loadu_si256((const __m256i *)(p))
-#define V_ST(p, x) _mm256_storeu_si256((__m256i *)(p), (x))
-#define V_ZERO() _mm256_setzero_si256()
-#define V_SET1(c) _mm256_set1_epi64x((long long)(c))
-#define V_ML(acc, x, y) _mm256_madd52lo_epu64((acc), (x), (y))
-#define V_MH(acc, x, y) _mm256_madd52hi_epu64((acc), (x), (y))
-#define V_ADD(x, y) _mm256_add_epi64((x), (y))
-#define V_SUB(x, y) _mm256_sub_epi64((x), (y))
-#define V_SRL(x, n) _mm256_srli_epi64((x), (n))
-#define V_SRA(x, n) _mm256_srai_epi64((x), (n))
-#define V_AND(x, y) _mm256_and_si256((x), (y))
-#define V_LTZ_MASK(x) _mm256_cmplt_epi64_mask((x), _mm256_setzero_si256())
-#define V_BLEND(m, x, y) _mm256_mask_blend_epi64((m), (x), (y))
+#undef TABAI_VEC_BITS
+#define TABAI_VEC_BITS 256
+#include "../vec.h"
 #define IFMA_SFX _ymm_r
 #define IFMA_TMAX IFMA_MAXD
 #define IFMA_REGS 0

@@ -18,8 +18,11 @@ static inline uint64_t tabai_window_bits(const uint64_t *e, size_t ebits, size_t
     return v;
 }
 
-/* Strip leading zero limbs and check 1 <= n <= TABAI_MAX_LIMBS; returns the length or 0. */
-size_t tabai_mod_modulus_len(const uint64_t *p, size_t n);
+/* p[*n] = the big-endian modulus be[len] without its leading zero bytes, for the contexts'
+ * init_bytes (variable time: a modulus is public). p has room for TABAI_MAX_LIMBS limbs.
+ * TABAI_ERR_NULL if be is NULL, TABAI_ERR_MODULUS if every byte is zero (or len == 0),
+ * TABAI_ERR_SIZE above TABAI_MAX_LIMBS limbs. */
+tabai_status tabai_mod_modulus_from_bytes(uint64_t *p, size_t *n, const uint8_t *be, size_t len);
 
 /* r = a mod p for a[n] < 2^64 * p ... used at init only (variable time, public data):
  * r[n] = 2^k mod p by doubling from 2^(bits-1). */

@@ -3,10 +3,14 @@
  * after the range checks. */
 #include "mod.h"
 
-size_t tabai_mod_modulus_len(const uint64_t *p, size_t n) {
-    n = tabai_normalized_len_vartime(p, n);
-    if (n == 0 || n > TABAI_MAX_LIMBS) return 0;
-    return n;
+tabai_status tabai_mod_modulus_from_bytes(uint64_t *p, size_t *n, const uint8_t *be, size_t len) {
+    if (!be) return TABAI_ERR_NULL;
+    size_t skip = 0;
+    while (skip < len && be[skip] == 0) skip++;
+    if (len == skip) return TABAI_ERR_MODULUS;
+    *n = (len - skip + 7) / 8;
+    if (*n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
+    return tabai_from_bytes(p, *n, be + skip, len - skip);
 }
 
 void tabai_mod_pow2_vartime(uint64_t *r, size_t k, const uint64_t *p, size_t n, size_t bits) {
@@ -69,15 +73,11 @@ tabai_status tabai_mont_init(tabai_mont *ctx, const uint64_t *p, size_t n) {
 }
 
 tabai_status tabai_mont_init_bytes(tabai_mont *ctx, const uint8_t *be, size_t len) {
-    if (!ctx || !be) return TABAI_ERR_NULL;
+    if (!ctx) return TABAI_ERR_NULL;
     uint64_t p[TABAI_MAX_LIMBS];
-    size_t skip = 0;
-    while (skip < len && be[skip] == 0) skip++;
-    if (len == skip) return TABAI_ERR_MODULUS;
-    size_t n = (len - skip + 7) / 8;
-    if (n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
-    tabai_from_bytes(p, n, be + skip, len - skip);
-    return tabai_mont_init(ctx, p, n);
+    size_t n = 0;
+    tabai_status s = tabai_mod_modulus_from_bytes(p, &n, be, len);
+    return s != TABAI_OK ? s : tabai_mont_init(ctx, p, n);
 }
 
 /* a < p? (constant time; the answer is public: an unreduced operand is an error) */

@@ -110,15 +110,11 @@ tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n) {
 }
 
 tabai_status tabai_ohta_init_bytes(tabai_ohta *ctx, const uint8_t *be, size_t len) {
-    if (!ctx || !be) return TABAI_ERR_NULL;
+    if (!ctx) return TABAI_ERR_NULL;
     uint64_t p[TABAI_MAX_LIMBS];
-    size_t skip = 0;
-    while (skip < len && be[skip] == 0) skip++;
-    if (len == skip) return TABAI_ERR_MODULUS;
-    size_t n = (len - skip + 7) / 8;
-    if (n > TABAI_MAX_LIMBS) return TABAI_ERR_SIZE;
-    tabai_from_bytes(p, n, be + skip, len - skip);
-    return tabai_ohta_init(ctx, p, n);
+    size_t n = 0;
+    tabai_status s = tabai_mod_modulus_from_bytes(p, &n, be, len);
+    return s != TABAI_OK ? s : tabai_ohta_init(ctx, p, n);
 }
 
 /* r[n] = h[2n] mod p, for h < p*R. Constant time. Product scanning (column sums in a
@@ -223,4 +219,30 @@ tabai_status tabai_ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_
     if (!tabai_reduced_public(x + ctx->n, ctx->p, ctx->n)) return TABAI_ERR_RANGE;
     ohta_reduce(ctx, r, x);
     return TABAI_OK;
+}
+
+/* r = a + b, a - b or 0 - a mod p: the modular addition kernels of the tier in use (the
+ * same as the Montgomery contexts'; they need only a, b < p < R, so even p are fine) */
+static tabai_status ohta_addsub(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b, int sub) {
+    if (!ctx || !r || !a || !b) return TABAI_ERR_NULL;
+    if (!(tabai_reduced_public(a, ctx->p, ctx->n) & tabai_reduced_public(b, ctx->p, ctx->n)))
+        return TABAI_ERR_RANGE; /* public: an error */
+    TABAI_VERIFY_CHECK(tabai_verify_ohta_ctx(ctx));
+    const tabai_kernels *k = tabai_kernels_active();
+    (sub ? k->mod_sub : k->mod_add)[tabai_slot(ctx->n)](r, a, b, ctx->p, ctx->n);
+    return TABAI_OK;
+}
+
+tabai_status tabai_ohta_add(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    return ohta_addsub(ctx, r, a, b, 0);
+}
+
+tabai_status tabai_ohta_sub(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    return ohta_addsub(ctx, r, a, b, 1);
+}
+
+tabai_status tabai_ohta_neg(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a) {
+    uint64_t zero[TABAI_MAX_LIMBS] = {0};
+    return ohta_addsub(ctx, r, zero, a, 1);
 }

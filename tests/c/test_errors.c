@@ -281,6 +281,22 @@ static void ohta_errors(void) {
         TU_CHECK(tabai_ohta_mul(&good, NULL, a, a) == TABAI_ERR_NULL, "tabai_ohta_mul r NULL", n, TU_NOV);
         EXPECT(tabai_ohta_sqr(NULL, R, a), TABAI_ERR_NULL, "tabai_ohta_sqr ctx NULL");
         EXPECT(tabai_ohta_sqr(&good, R, NULL), TABAI_ERR_NULL, "tabai_ohta_sqr a NULL");
+        EXPECT(tabai_ohta_add(&good, R, big, a), TABAI_ERR_RANGE, "tabai_ohta_add a = p");
+        EXPECT(tabai_ohta_add(&good, R, a, big), TABAI_ERR_RANGE, "tabai_ohta_add b = p");
+        EXPECT(tabai_ohta_sub(&good, R, big, a), TABAI_ERR_RANGE, "tabai_ohta_sub a = p");
+        EXPECT(tabai_ohta_sub(&good, R, a, big), TABAI_ERR_RANGE, "tabai_ohta_sub b = p");
+        EXPECT(tabai_ohta_neg(&good, R, big), TABAI_ERR_RANGE, "tabai_ohta_neg a = p");
+        EXPECT(tabai_ohta_add(NULL, R, a, a), TABAI_ERR_NULL, "tabai_ohta_add ctx NULL");
+        EXPECT(tabai_ohta_add(&good, R, NULL, a), TABAI_ERR_NULL, "tabai_ohta_add a NULL");
+        EXPECT(tabai_ohta_add(&good, R, a, NULL), TABAI_ERR_NULL, "tabai_ohta_add b NULL");
+        TU_CHECK(tabai_ohta_add(&good, NULL, a, a) == TABAI_ERR_NULL, "tabai_ohta_add r NULL", n, TU_NOV);
+        EXPECT(tabai_ohta_sub(NULL, R, a, a), TABAI_ERR_NULL, "tabai_ohta_sub ctx NULL");
+        EXPECT(tabai_ohta_sub(&good, R, NULL, a), TABAI_ERR_NULL, "tabai_ohta_sub a NULL");
+        EXPECT(tabai_ohta_sub(&good, R, a, NULL), TABAI_ERR_NULL, "tabai_ohta_sub b NULL");
+        TU_CHECK(tabai_ohta_sub(&good, NULL, a, a) == TABAI_ERR_NULL, "tabai_ohta_sub r NULL", n, TU_NOV);
+        EXPECT(tabai_ohta_neg(NULL, R, a), TABAI_ERR_NULL, "tabai_ohta_neg ctx NULL");
+        EXPECT(tabai_ohta_neg(&good, R, NULL), TABAI_ERR_NULL, "tabai_ohta_neg a NULL");
+        TU_CHECK(tabai_ohta_neg(&good, NULL, a) == TABAI_ERR_NULL, "tabai_ohta_neg r NULL", n, TU_NOV);
         /* reduce: x >= p*R */
         memset(x, 0, n * 8);
         memcpy(x + n, p, n * 8);

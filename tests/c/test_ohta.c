@@ -2,7 +2,7 @@
  * n = 1..128 in the tier TABAI_CPU selects: tabai_ohta_init (limbs, leading zero limbs,
  * big-endian bytes), K = floor(R^2 / p) (saturated to n+1 limbs of ones for
  * p = 2^(64(n-1)), see docs/bounds/ohta.md), tabai_ohta_mul, tabai_ohta_sqr,
- * tabai_ohta_reduce.
+ * tabai_ohta_reduce, tabai_ohta_add, tabai_ohta_sub, tabai_ohta_neg.
  * Moduli: every class of testutil with its natural parity and forced even (top limb 1,
  * p just above a power of two, 2^k, 2^k + 1, 2^(64n) - 1, 2^(64(n-1)) exactly: the cases
  * where the truncated product H*K loses the most), and the embedded real moduli; above
@@ -62,6 +62,45 @@ static void check_mul(const tabai_ohta *ctx, const uint64_t *a0, const uint64_t 
     mpz_mul(T, B, B), want_of(w, T, n);
     s = tabai_ohta_sqr(ctx, r, b);
     TU_CHECK(s == TABAI_OK && tu_eq_n(r, w, n) && tu_buf_ok(r), "tabai_ohta_sqr (b)", n, VALS);
+#undef VALS
+    mpz_clears(A, B, NULL);
+    free(a), free(b), tu_buf_free(r);
+}
+
+/* a + b, a - b, -a and -b mod p against GMP (mpz_add, mpz_sub, mpz_neg + mpz_mod), each
+ * with r distinct and aliased to its inputs */
+static void check_addsub(const tabai_ohta *ctx, const uint64_t *a0, const uint64_t *b0) {
+    size_t n = ctx->n;
+    uint64_t w[NMAX], *a = tu_dup(a0, n), *b = tu_dup(b0, n), *r = tu_buf_new(n);
+    mpz_t A, B;
+    mpz_inits(A, B, NULL);
+    tu_to_mpz(A, a0, n), tu_to_mpz(B, b0, n);
+#define VALS TU_V("p", ctx->p, n), TU_V("a", a0, n), TU_V("b", b0, n), TU_V("got", r, n), TU_V("want", w, n)
+#define CHECK2(call, x0, name)                                                                  \
+    do {                                                                                        \
+        tabai_status s_ = (call);                                                               \
+        TU_CHECK(s_ == TABAI_OK && tu_eq_n(r, w, n) && tu_buf_ok(r) && tu_eq_n(a, a0, n) &&     \
+                     tu_eq_n(b, b0, n),                                                         \
+                 name, n, VALS);                                                                \
+        memcpy(r, x0, n * 8);                                                                   \
+    } while (0)
+    mpz_add(T, A, B), want_of(w, T, n);
+    CHECK2(tabai_ohta_add(ctx, r, a, b), a0, "tabai_ohta_add");
+    CHECK2(tabai_ohta_add(ctx, r, r, b), b0, "tabai_ohta_add r == a");
+    CHECK2(tabai_ohta_add(ctx, r, a, r), a0, "tabai_ohta_add r == b");
+    mpz_add(T, A, A), want_of(w, T, n);
+    CHECK2(tabai_ohta_add(ctx, r, r, r), a0, "tabai_ohta_add r == a == b");
+    mpz_sub(T, A, B), want_of(w, T, n);
+    CHECK2(tabai_ohta_sub(ctx, r, a, b), a0, "tabai_ohta_sub");
+    CHECK2(tabai_ohta_sub(ctx, r, r, b), b0, "tabai_ohta_sub r == a");
+    CHECK2(tabai_ohta_sub(ctx, r, a, r), a0, "tabai_ohta_sub r == b");
+    mpz_set_ui(T, 0), want_of(w, T, n);
+    CHECK2(tabai_ohta_sub(ctx, r, r, r), a0, "tabai_ohta_sub r == a == b");
+    mpz_neg(T, A), want_of(w, T, n);
+    CHECK2(tabai_ohta_neg(ctx, r, a), b0, "tabai_ohta_neg");
+    mpz_neg(T, B), want_of(w, T, n);
+    CHECK2(tabai_ohta_neg(ctx, r, r), b0, "tabai_ohta_neg r == a (b)");
+#undef CHECK2
 #undef VALS
     mpz_clears(A, B, NULL);
     free(a), free(b), tu_buf_free(r);
@@ -132,6 +171,7 @@ static void check_modulus(const uint64_t *p, size_t n, size_t random_pairs) {
         tu_operand(a, p, n, ca);
         tu_operand(b, p, n, cb);
         check_mul(&ctx, a, b);
+        check_addsub(&ctx, a, b);
     }
     /* reduce: x = p*R - 1: high half p-1, low half all ones */
     tu_operand(x + n, p, n, TU_OP_PM1);
