@@ -226,9 +226,9 @@ struct MontOps {
     using Ctx = tabai_mont;
     static tabai_status init(Ctx *c, const uint64_t *p, size_t n) { return tabai_mont_init(c, p, n); }
     static tabai_status pow(const Ctx *c, uint64_t *r, const uint64_t *b, const uint64_t *e,
-                            size_t ebits, uint64_t *s, bool vartime) {
-        return vartime ? tabai_mont_powmod_vartime(c, r, b, e, ebits, s)
-                       : tabai_mont_powmod(c, r, b, e, ebits, s);
+                            size_t ebits, uint64_t *s, size_t sl, bool vartime) {
+        return vartime ? tabai_mont_powmod_vartime(c, r, b, e, ebits, s, sl)
+                       : tabai_mont_powmod(c, r, b, e, ebits, s, sl);
     }
     // r = a * b (normal form in and out): into Montgomery form, then one product.
     static void mul(const Ctx *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
@@ -257,9 +257,9 @@ struct OhtaOps {
     using Ctx = tabai_ohta;
     static tabai_status init(Ctx *c, const uint64_t *p, size_t n) { return tabai_ohta_init(c, p, n); }
     static tabai_status pow(const Ctx *c, uint64_t *r, const uint64_t *b, const uint64_t *e,
-                            size_t ebits, uint64_t *s, bool vartime) {
-        return vartime ? tabai_ohta_powmod_vartime(c, r, b, e, ebits, s)
-                       : tabai_ohta_powmod(c, r, b, e, ebits, s);
+                            size_t ebits, uint64_t *s, size_t sl, bool vartime) {
+        return vartime ? tabai_ohta_powmod_vartime(c, r, b, e, ebits, s, sl)
+                       : tabai_ohta_powmod(c, r, b, e, ebits, s, sl);
     }
     static void mul(const Ctx *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
         check(tabai_ohta_mul(c, r, a, b), "mul");
@@ -295,6 +295,15 @@ struct OhtaOps {
     }
 };
 
+// A limb buffer that is wiped (tabai_wipe) when it dies: powmod scratch holds powers of b.
+struct WipedLimbs {
+    std::vector<uint64_t> v;
+    explicit WipedLimbs(size_t n) : v(n) {}
+    ~WipedLimbs() { tabai_wipe(v.data(), v.size() * sizeof(uint64_t)); }
+    uint64_t *data() { return v.data(); }
+    size_t size() const { return v.size(); }
+};
+
 // r = b^e mod p for reduced b (n limbs), e of ebits bits (any length). Exponents beyond
 // what one C call takes are split into EXP_CHUNK-bit chunks from the top:
 // acc = acc^(2^EXP_CHUNK) * b^chunk. The chunking depends only on ebits.
@@ -303,19 +312,20 @@ void pow_any(const typename Ops::Ctx *c, uint64_t *r, const uint64_t *b, const u
              size_t ebits, bool vartime) {
     const size_t n = c->n;
     if (ebits <= 2 * EXP_CHUNK) {
-        std::vector<uint64_t> scratch(tabai_powmod_scratch_limbs(n, ebits) + 1);
-        check(Ops::pow(c, r, b, e, ebits, scratch.data(), vartime), "pow");
+        WipedLimbs scratch(tabai_powmod_scratch_limbs(n, ebits));
+        check(Ops::pow(c, r, b, e, ebits, scratch.data(), scratch.size(), vartime), "pow");
         return;
     }
-    std::vector<uint64_t> scratch(tabai_powmod_scratch_limbs(n, EXP_CHUNK) + 1);
+    WipedLimbs scratch(tabai_powmod_scratch_limbs(n, EXP_CHUNK));
     const size_t climbs = EXP_CHUNK / 64;
     const size_t nch = (ebits + EXP_CHUNK - 1) / EXP_CHUNK;
     uint64_t acc[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
     check(Ops::pow(c, acc, b, e + (nch - 1) * climbs, ebits - (nch - 1) * EXP_CHUNK,
-                   scratch.data(), vartime),
+                   scratch.data(), scratch.size(), vartime),
           "pow");
     for (size_t i = nch - 1; i-- > 0;) {
-        check(Ops::pow(c, t, b, e + i * climbs, EXP_CHUNK, scratch.data(), vartime), "pow");
+        check(Ops::pow(c, t, b, e + i * climbs, EXP_CHUNK, scratch.data(), scratch.size(), vartime),
+              "pow");
         Ops::sqr_k_mul(c, acc, acc, EXP_CHUNK, t);
     }
     std::memcpy(r, acc, n * 8);
@@ -747,8 +757,17 @@ Raises:
     ValueError: shapes that do not match, n outside 1..128, an even or < 3 modulus, b[i] >= m[i].
 C-contiguous uint64 arrays are read in place (no copy); constant time in b and e.)";
 
+// The key's storage is wiped (tabai_wipe) before it is freed.
+struct RSAKeyDelete {
+    void operator()(tabai_rsa_key *k) const {
+        tabai_wipe(k, sizeof *k);
+        delete k;
+    }
+};
+using RSAKeyPtr = std::unique_ptr<tabai_rsa_key, RSAKeyDelete>;
+
 struct RSAKey {
-    std::unique_ptr<tabai_rsa_key> key{new tabai_rsa_key};
+    RSAKeyPtr key{new tabai_rsa_key};
     nb::object n_int;
 };
 
@@ -765,8 +784,12 @@ static void rsa_init(RSAKey *self, nb::handle p_in, nb::handle q_in, nb::handle 
         throw nb::value_error("RSAKey(): p and q must have the same bit length, a multiple of 64 "
                               "(as in 2048-, 3072- and 4096-bit keys), at most 4096 bits each");
     const size_t h = pb / 64;
-    uint64_t P[TABAI_MAX_LIMBS], Q[TABAI_MAX_LIMBS], DP[TABAI_MAX_LIMBS], DQ[TABAI_MAX_LIMBS],
-        QI[TABAI_MAX_LIMBS];
+    struct Params { // the private parameters as limbs, wiped on every way out
+        uint64_t P[TABAI_MAX_LIMBS], Q[TABAI_MAX_LIMBS], DP[TABAI_MAX_LIMBS],
+            DQ[TABAI_MAX_LIMBS], QI[TABAI_MAX_LIMBS];
+        ~Params() { tabai_wipe(this, sizeof *this); }
+    } prm;
+    uint64_t *P = prm.P, *Q = prm.Q, *DP = prm.DP, *DQ = prm.DQ, *QI = prm.QI;
     auto fit = [&](uint64_t *r, nb::handle v, const char *what) {
         if (nb::cast<size_t>(v.attr("bit_length")()) > 64 * h) {
             std::string msg = std::string("RSAKey(): ") + what + " out of range";
@@ -779,7 +802,7 @@ static void rsa_init(RSAKey *self, nb::handle p_in, nb::handle q_in, nb::handle 
     fit(DP, dp, "dp");
     fit(DQ, dq, "dq");
     fit(QI, qinv, "qinv");
-    std::unique_ptr<tabai_rsa_key> key(new tabai_rsa_key);
+    RSAKeyPtr key(new tabai_rsa_key);
     tabai_status s = tabai_rsa_key_init(key.get(), P, Q, DP, DQ, QI, h);
     if (s == TABAI_ERR_MODULUS)
         throw nb::value_error("RSAKey(): p and q must be odd with their top bit set");

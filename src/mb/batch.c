@@ -30,8 +30,8 @@ static const tabai_mont **scalar_contexts(size_t count, const uint64_t *const m[
     tabai_mont *c = malloc((count ? count : 1) * sizeof *c);
     const tabai_mont **mc = malloc((count ? count : 1) * sizeof *mc);
     if (!c || !mc) {
-        free(c);
-        free(mc);
+        tabai_wipe_free(c, count ? count * sizeof *c : sizeof *c);
+        tabai_wipe_free(mc, count ? count * sizeof *mc : sizeof *mc);
         return NULL;
     }
     for (size_t i = 0; i < count; i++) {
@@ -96,22 +96,24 @@ static tabai_status powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t 
     size_t maxbits;
     k = jobs_kernel(k, jobs, mc, &maxbits);
     if (!k) {
-        uint64_t *scratch = malloc(tabai_powmod_scratch_limbs(n, ebits) * sizeof(uint64_t));
+        size_t sl = tabai_powmod_scratch_limbs(n, ebits);
+        uint64_t *scratch = malloc(sl * sizeof(uint64_t));
         if (!scratch) return TABAI_ERR_ALLOC;
         for (size_t j = 0; j < jobs; j++) {
             uint64_t out[TABAI_MAX_LIMBS] = {0};
-            tabai_mont_powmod(mc[j], out, b[j], e ? e[j] : NULL, ebits, scratch);
+            tabai_mont_powmod(mc[j], out, b[j], e ? e[j] : NULL, ebits, scratch, sl);
             memcpy(r[j], out, n * sizeof(uint64_t));
+            tabai_wipe(out, sizeof out);
         }
-        free(scratch);
+        tabai_wipe_free(scratch, sl * sizeof(uint64_t)); /* powers of secret bases */
         return TABAI_OK;
     }
     /* the widest group: k's lanes, d = the digits of maxbits (scratch grows with both) */
     const size_t words = tabai_mb_digits(maxbits, k->w) * k->lanes;
     tabai_mb_mont *ctx = malloc(sizeof *ctx);
     uint64_t *x = malloc(2 * words * sizeof(uint64_t));
-    uint64_t *scratch = malloc(
-        tabai_mb_powmod_scratch_words(k, tabai_mb_digits(maxbits, k->w), ebits) * sizeof(uint64_t));
+    const size_t sw = tabai_mb_powmod_scratch_words(k, tabai_mb_digits(maxbits, k->w), ebits);
+    uint64_t *scratch = malloc(sw * sizeof(uint64_t));
     tabai_status s = TABAI_ERR_ALLOC;
     if (ctx && x && scratch) {
         for (size_t g = 0, L; g < jobs; g += L) {
@@ -127,9 +129,10 @@ static tabai_status powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t 
         }
         s = TABAI_OK;
     }
-    free(ctx);
-    free(x);
-    free(scratch);
+    /* the lane contexts may hold secret moduli (RSA's p and q), x and scratch secret values */
+    tabai_wipe_free(ctx, sizeof *ctx);
+    tabai_wipe_free(x, 2 * words * sizeof(uint64_t));
+    tabai_wipe_free(scratch, sw * sizeof(uint64_t));
     return s;
 }
 
@@ -146,8 +149,8 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
     const tabai_mont **mc = scalar_contexts(count, m, n, &ctxs);
     if (!mc) return TABAI_ERR_ALLOC;
     s = powmod_jobs(k, count, r, b, ebits ? e : NULL, ebits, mc, n);
-    free(mc);
-    free(ctxs);
+    tabai_wipe_free(mc, count * sizeof *mc);
+    tabai_wipe_free(ctxs, count * sizeof *ctxs);
     return s;
 }
 
@@ -199,10 +202,10 @@ tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uin
     }
     s = TABAI_OK;
 done:
-    free(mc);
-    free(ctxs);
-    free(ctx);
-    free(x);
+    tabai_wipe_free(mc, count * sizeof *mc);
+    tabai_wipe_free(ctxs, count * sizeof *ctxs);
+    tabai_wipe_free(ctx, sizeof *ctx);
+    tabai_wipe_free(x, 2 * TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES * sizeof(uint64_t));
     return s;
 }
 
@@ -301,13 +304,15 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
         uint64_t cy = tabai_add_n(out, out, m2, h);
         for (size_t l = h; l < 2 * h; l++) cy = tabai_adc(&out[l], out[l], 0, cy); /* carry up */
         memcpy(m[i], out, ky->n * sizeof(uint64_t));
+        tabai_wipe(t, sizeof t);
+        tabai_wipe(out, sizeof out);
     }
     s = TABAI_OK;
 done:
-    free(x);
-    free(ee);
-    free(xr);
-    free(mc);
+    tabai_wipe_free(x, x ? jobs * H * sizeof(uint64_t) : 0); /* c mod p, c mod q, their powers */
+    tabai_wipe_free(ee, jobs * sizeof *ee);
+    tabai_wipe_free(xr, jobs * sizeof *xr);
+    tabai_wipe_free(mc, jobs * sizeof *mc);
     return s;
 }
 

@@ -36,6 +36,8 @@ static const char *status_name(tabai_status s) {
     case TABAI_ERR_TIER: return "TABAI_ERR_TIER";
     case TABAI_ERR_KERNEL: return "TABAI_ERR_KERNEL";
     case TABAI_ERR_ALLOC: return "TABAI_ERR_ALLOC";
+    case TABAI_ERR_SCRATCH: return "TABAI_ERR_SCRATCH";
+    default: break;
     }
     return "?";
 }
@@ -121,6 +123,17 @@ static void bytes_errors(void) {
              "tabai_to_bytes: value does not fit, nothing written", 2, TU_NOV);
     TU_CHECK(tabai_to_bytes(NULL, 8, a, 2) == TABAI_ERR_NULL && tabai_to_bytes(out, 8, NULL, 2) == TABAI_ERR_NULL,
              "tabai_to_bytes NULL", 2, TU_NOV);
+    /* 8n overflows a size_t: refused before any byte or limb is touched (no limb array that
+     * long can exist; the buffers here are short, so any access past them would be caught) */
+    const size_t huge = SIZE_MAX / 8 + 2; /* 8 * huge wraps to 8 */
+    s = tabai_to_bytes(out, 12, a, huge);
+    TU_CHECK(s == TABAI_ERR_SIZE && memcmp(out, ref, sizeof out) == 0,
+             "tabai_to_bytes: 8n overflows, TABAI_ERR_SIZE, nothing written", 2, TU_NOV);
+    RN = 2;
+    R = tu_buf_new(RN);
+    EXPECT(tabai_from_bytes(R, huge, be, 16), TABAI_ERR_SIZE, "tabai_from_bytes: 8n overflows");
+    EXPECT(tabai_from_bytes(R, SIZE_MAX, be, 3), TABAI_ERR_SIZE, "tabai_from_bytes: n = SIZE_MAX");
+    tu_buf_free(R);
     s = tabai_to_bytes(out, 9, a, 2);
     TU_CHECK(s == TABAI_OK && out[0] == 0x99 && out[8] == 0x88 && out[9] == 0xee,
              "tabai_to_bytes 9 bytes (fits), no byte written past len", 2, TU_NOV);
@@ -219,22 +232,32 @@ static void mont_errors(void) {
         uint64_t e[4] = {0x123456789abcdefu, 3, 0, 0};
         size_t ebits = 66, sl = tabai_powmod_scratch_limbs(n, 2 * 64 * NMAX + 1);
         uint64_t *scr = malloc(sl * 8);
-        EXPECT(tabai_mont_powmod(&good, R, big1, e, ebits, scr), TABAI_ERR_RANGE, "tabai_mont_powmod b >= p");
-        EXPECT(tabai_mont_powmod_vartime(&good, R, big2, e, ebits, scr), TABAI_ERR_RANGE,
+        EXPECT(tabai_mont_powmod(&good, R, big1, e, ebits, scr, sl), TABAI_ERR_RANGE, "tabai_mont_powmod b >= p");
+        EXPECT(tabai_mont_powmod_vartime(&good, R, big2, e, ebits, scr, sl), TABAI_ERR_RANGE,
                "tabai_mont_powmod_vartime b >= p");
-        EXPECT(tabai_mont_powmod(NULL, R, a, e, ebits, scr), TABAI_ERR_NULL, "tabai_mont_powmod ctx NULL");
-        EXPECT(tabai_mont_powmod(&good, R, NULL, e, ebits, scr), TABAI_ERR_NULL, "tabai_mont_powmod b NULL");
-        EXPECT(tabai_mont_powmod(&good, R, a, NULL, ebits, scr), TABAI_ERR_NULL,
+        EXPECT(tabai_mont_powmod(NULL, R, a, e, ebits, scr, sl), TABAI_ERR_NULL, "tabai_mont_powmod ctx NULL");
+        EXPECT(tabai_mont_powmod(&good, R, NULL, e, ebits, scr, sl), TABAI_ERR_NULL, "tabai_mont_powmod b NULL");
+        EXPECT(tabai_mont_powmod(&good, R, a, NULL, ebits, scr, sl), TABAI_ERR_NULL,
                "tabai_mont_powmod e NULL, ebits > 0");
-        EXPECT(tabai_mont_powmod(&good, R, a, e, ebits, NULL), TABAI_ERR_NULL, "tabai_mont_powmod scratch NULL");
-        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, ebits, NULL), TABAI_ERR_NULL,
+        EXPECT(tabai_mont_powmod(&good, R, a, e, ebits, NULL, sl), TABAI_ERR_NULL, "tabai_mont_powmod scratch NULL");
+        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, ebits, NULL, sl), TABAI_ERR_NULL,
                "tabai_mont_powmod_vartime scratch NULL");
-        TU_CHECK(tabai_mont_powmod(&good, NULL, a, e, ebits, scr) == TABAI_ERR_NULL,
+        TU_CHECK(tabai_mont_powmod(&good, NULL, a, e, ebits, scr, sl) == TABAI_ERR_NULL,
                  "tabai_mont_powmod r NULL", n, TU_NOV);
-        EXPECT(tabai_mont_powmod(&good, R, a, e, 2 * 64 * NMAX + 1, scr), TABAI_ERR_SIZE,
+        EXPECT(tabai_mont_powmod(&good, R, a, e, 2 * 64 * NMAX + 1, scr, sl), TABAI_ERR_SIZE,
                "tabai_mont_powmod ebits > 2 * 64 * TABAI_MAX_LIMBS");
-        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, (size_t)-1, scr), TABAI_ERR_SIZE,
+        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, (size_t)-1, scr, sl), TABAI_ERR_SIZE,
                "tabai_mont_powmod_vartime ebits = SIZE_MAX");
+        /* scratch one limb short for this ebits: nothing written */
+        size_t need = tabai_powmod_scratch_limbs(n, ebits);
+        EXPECT(tabai_mont_powmod(&good, R, a, e, ebits, scr, need - 1), TABAI_ERR_SCRATCH,
+               "tabai_mont_powmod scratch one limb short");
+        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, ebits, scr, 0), TABAI_ERR_SCRATCH,
+               "tabai_mont_powmod_vartime scratch length 0");
+        EXPECT(tabai_mont_powmod(&good, R, a, e, 0, scr, tabai_powmod_scratch_limbs(n, 0) - 1),
+               TABAI_ERR_SCRATCH, "tabai_mont_powmod ebits = 0, scratch one limb short");
+        TU_CHECK(tabai_mont_powmod(&good, R, a, e, ebits, scr, need) == TABAI_OK,
+                 "tabai_mont_powmod scratch of exactly the size asked", n, TU_NOV);
         free(scr);
         tu_buf_free(R);
     }
@@ -291,17 +314,22 @@ static void ohta_errors(void) {
         EXPECT(tabai_ohta_reduce(NULL, R, x), TABAI_ERR_NULL, "tabai_ohta_reduce ctx NULL");
         /* powmod */
         uint64_t e[2] = {0xfedcba9876543210u, 1};
-        uint64_t *scr = malloc(tabai_powmod_scratch_limbs(n, 65) * 8);
-        EXPECT(tabai_ohta_powmod(&good, R, big, e, 65, scr), TABAI_ERR_RANGE, "tabai_ohta_powmod b = p");
-        EXPECT(tabai_ohta_powmod_vartime(&good, R, big, e, 65, scr), TABAI_ERR_RANGE,
+        size_t sl = tabai_powmod_scratch_limbs(n, 65);
+        uint64_t *scr = malloc(sl * 8);
+        EXPECT(tabai_ohta_powmod(&good, R, big, e, 65, scr, sl), TABAI_ERR_RANGE, "tabai_ohta_powmod b = p");
+        EXPECT(tabai_ohta_powmod_vartime(&good, R, big, e, 65, scr, sl), TABAI_ERR_RANGE,
                "tabai_ohta_powmod_vartime b = p");
-        EXPECT(tabai_ohta_powmod(NULL, R, a, e, 65, scr), TABAI_ERR_NULL, "tabai_ohta_powmod ctx NULL");
-        EXPECT(tabai_ohta_powmod(&good, R, a, NULL, 65, scr), TABAI_ERR_NULL, "tabai_ohta_powmod e NULL");
-        EXPECT(tabai_ohta_powmod(&good, R, a, e, 65, NULL), TABAI_ERR_NULL, "tabai_ohta_powmod scratch NULL");
-        EXPECT(tabai_ohta_powmod_vartime(&good, R, NULL, e, 65, scr), TABAI_ERR_NULL,
+        EXPECT(tabai_ohta_powmod(NULL, R, a, e, 65, scr, sl), TABAI_ERR_NULL, "tabai_ohta_powmod ctx NULL");
+        EXPECT(tabai_ohta_powmod(&good, R, a, NULL, 65, scr, sl), TABAI_ERR_NULL, "tabai_ohta_powmod e NULL");
+        EXPECT(tabai_ohta_powmod(&good, R, a, e, 65, NULL, sl), TABAI_ERR_NULL, "tabai_ohta_powmod scratch NULL");
+        EXPECT(tabai_ohta_powmod_vartime(&good, R, NULL, e, 65, scr, sl), TABAI_ERR_NULL,
                "tabai_ohta_powmod_vartime b NULL");
-        EXPECT(tabai_ohta_powmod(&good, R, a, e, 2 * 64 * NMAX + 1, scr), TABAI_ERR_SIZE,
+        EXPECT(tabai_ohta_powmod(&good, R, a, e, 2 * 64 * NMAX + 1, scr, sl), TABAI_ERR_SIZE,
                "tabai_ohta_powmod ebits too long");
+        EXPECT(tabai_ohta_powmod(&good, R, a, e, 65, scr, sl - 1), TABAI_ERR_SCRATCH,
+               "tabai_ohta_powmod scratch one limb short");
+        EXPECT(tabai_ohta_powmod_vartime(&good, R, a, e, 65, scr, sl - 1), TABAI_ERR_SCRATCH,
+               "tabai_ohta_powmod_vartime scratch one limb short");
         free(scr);
         tu_buf_free(R);
     }

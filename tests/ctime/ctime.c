@@ -411,15 +411,16 @@ static void test_powmod(const modulus *md, int round) {
     tabai_mont_init(&mc, md->p, n);
     tabai_ohta_init(&oc, md->p, n);
     uint64_t b[MAXN], e[2 * MAXN], r[3][MAXN], *scratch;
-    scratch = malloc(L8(tabai_powmod_scratch_limbs(n, ebits)));
+    const size_t sl = tabai_powmod_scratch_limbs(n, ebits);
+    scratch = malloc(L8(sl));
     tu_operand(b, md->p, n, TU_OP_UNIFORM);
     tu_fill(e, el, round ? TU_ONES : TU_UNIFORM);
     if (ebits % 64) e[el - 1] &= ((uint64_t)1 << (ebits % 64)) - 1;
     tabai_status st[3];
     SECRET(b, L8(n));
     SECRET(e, L8(el));
-    st[0] = tabai_mont_powmod(&mc, r[0], b, e, ebits, scratch);
-    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch);
+    st[0] = tabai_mont_powmod(&mc, r[0], b, e, ebits, scratch, sl);
+    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch, sl);
     PUBLIC(b, L8(n));
     PUBLIC(e, L8(el));
     PUBLIC(r, sizeof r);
@@ -448,7 +449,7 @@ static void test_powmod(const modulus *md, int round) {
     SECRET(b, L8(n));
     SECRET(bb, L8(n));
     SECRET(e, L8(el));
-    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch);
+    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch, sl);
     st[2] = tabai_powmod(r[2], bb, e, ebits, m, n);
     PUBLIC(b, L8(n));
     PUBLIC(bb, L8(n));

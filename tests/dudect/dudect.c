@@ -251,7 +251,8 @@ static void prep_powmod(target *t, uint64_t *in, int cls) {
     if (t->ebits % 64) in[t->n + ne - 1] &= ((uint64_t)1 << (t->ebits % 64)) - 1;
 }
 static void run_mont_powmod(target *t, uint64_t *in) {
-    tabai_mont_powmod(&t->mont, t->out, in, in + t->n, t->ebits, t->scratch);
+    tabai_mont_powmod(&t->mont, t->out, in, in + t->n, t->ebits, t->scratch,
+                      tabai_powmod_scratch_limbs(t->n, t->ebits));
     sink = t->out[0];
 }
 /* the convenience function on an even modulus (Ohta products; the odd case is the
