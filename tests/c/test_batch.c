@@ -3,13 +3,15 @@
  * (kernel NULL) and through the public functions at the tier in use (TABAI_CPU): counts that
  * are and are not multiples of the lane count, each operation its own modulus (mixed sizes
  * in one batch), worst-case operands, aliased outputs, every error path (nothing written).
- * RSA: keys made with GMP (primes with the top bit set), every result checked by the public
- * operation m^e mod N == c and against the scalar path. */
+ * RSA: keys made with GMP (primes with the top bit set) and the shipped RSA-2048/3072/4096
+ * test keys, every result checked against mpz_powm(c, d, N) and by the public operation
+ * m^e mod N == c. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../bench/moduli.h"
 #include "mb/mb.h"
 #include "testutil.h"
 
@@ -125,19 +127,19 @@ static void random_prime_top(mpz_t p, size_t bits) {
     } while (mpz_sizeinbase(p, 2) != bits);
 }
 
-static void rsa_make(rsa *k, size_t h) {
+/* a key from k->p, k->q (h limbs each) and e = 65537; 0 if e is not invertible */
+static int rsa_setup(rsa *k, size_t h) {
     k->h = h;
-    mpz_inits(k->p, k->q, k->n, k->d, k->e, NULL);
     mpz_t phi, t, dp, dq, qinv;
     mpz_inits(phi, t, dp, dq, qinv, NULL);
     mpz_set_ui(k->e, 65537);
-    do {
-        random_prime_top(k->p, 64 * h);
-        random_prime_top(k->q, 64 * h);
-        mpz_sub_ui(phi, k->p, 1);
-        mpz_sub_ui(t, k->q, 1);
-        mpz_mul(phi, phi, t);
-    } while (!mpz_cmp(k->p, k->q) || !mpz_invert(k->d, k->e, phi));
+    mpz_sub_ui(phi, k->p, 1);
+    mpz_sub_ui(t, k->q, 1);
+    mpz_mul(phi, phi, t);
+    if (!mpz_cmp(k->p, k->q) || !mpz_invert(k->d, k->e, phi)) {
+        mpz_clears(phi, t, dp, dq, qinv, NULL);
+        return 0;
+    }
     mpz_mul(k->n, k->p, k->q);
     mpz_sub_ui(t, k->p, 1);
     mpz_mod(dp, k->d, t);
@@ -167,6 +169,25 @@ static void rsa_make(rsa *k, size_t h) {
     TU_CHECK(tabai_rsa_key_init(&junk, P, Q, DP, DQ, QI, 0) == TABAI_ERR_SIZE, "h = 0", h, TU_NOV);
     TU_CHECK(tabai_rsa_key_init(NULL, P, Q, DP, DQ, QI, h) == TABAI_ERR_NULL, "NULL key", h, TU_NOV);
     mpz_clears(phi, t, dp, dq, qinv, NULL);
+    return 1;
+}
+
+/* a key of two random primes of 64h bits each (top two bits set) */
+static void rsa_make(rsa *k, size_t h) {
+    mpz_inits(k->p, k->q, k->n, k->d, k->e, NULL);
+    do {
+        random_prime_top(k->p, 64 * h);
+        random_prime_top(k->q, 64 * h);
+    } while (!rsa_setup(k, h));
+}
+
+/* the shipped test keys' primes (data/keys, as embedded in bench/moduli.h) */
+static void rsa_shipped(rsa *k, const uint64_t *p, const uint64_t *q, size_t h) {
+    mpz_inits(k->p, k->q, k->n, k->d, k->e, NULL);
+    tu_to_mpz(k->p, p, h);
+    tu_to_mpz(k->q, q, h);
+    if (mpz_cmp(k->p, k->q) < 0) mpz_swap(k->p, k->q); /* either order works; keep p > q */
+    TU_CHECK(rsa_setup(k, h), "shipped key: e = 65537 invertible", h, TU_NOV);
 }
 
 static void check_rsa(const tabai_mb_kernel *k, rsa *keys, size_t nkeys, size_t count) {
@@ -187,11 +208,12 @@ static void check_rsa(const tabai_mb_kernel *k, rsa *keys, size_t nkeys, size_t 
         }
         tu_from_mpz(c[i], n, x);
     }
-    mpz_t want[MAXC];
+    mpz_t want[MAXC], cz[MAXC];
     for (size_t i = 0; i < count; i++) {
         rsa *ky = (rsa *)((char *)kp[i] - offsetof(rsa, key));
-        mpz_init(want[i]);
+        mpz_inits(want[i], cz[i], NULL);
         tu_to_mpz(x, c[i], kp[i]->n);
+        mpz_set(cz[i], x); /* c[i] may be overwritten (m[i] == c[i]) */
         mpz_powm(want[i], x, ky->d, ky->n);
     }
     tabai_status s = tabai_rsa_private_batch_with(k, count, m, (const uint64_t *const *)c, kp);
@@ -202,9 +224,8 @@ static void check_rsa(const tabai_mb_kernel *k, rsa *keys, size_t nkeys, size_t 
         TU_CHECK(tu_eq_mpz(m[i], n, want[i]), kname(k), n, TU_NOV);
         tu_to_mpz(y, m[i], n); /* the public operation gives c back */
         mpz_powm(y, y, ky->e, ky->n);
-        mpz_powm(x, want[i], ky->e, ky->n);
-        TU_CHECK(!mpz_cmp(x, y), "m^e mod N == c", n, TU_NOV);
-        mpz_clear(want[i]);
+        TU_CHECK(!mpz_cmp(y, cz[i]), "m^e mod N == c", n, TU_NOV);
+        mpz_clears(want[i], cz[i], NULL);
         if (m[i] != c[i]) free(m[i]);
         free(c[i]);
     }
@@ -268,12 +289,18 @@ int main(int argc, char **argv) {
         }
     }
     static const size_t hs[] = {1, 2, 4, 8, 16};
-    rsa keys[6];
-    for (size_t i = 0; i < 5; i++) rsa_make(&keys[i], hs[i]);
+    enum { NRAND = 5, NKEYS = 8 };
+    rsa keys[NKEYS];
+    for (size_t i = 0; i < NRAND; i++) rsa_make(&keys[i], hs[i]);
+    /* the shipped RSA-2048, -3072 and -4096 keys */
+    rsa_shipped(&keys[5], bench_modulus_rsa2048_p, bench_modulus_rsa2048_q, 16);
+    rsa_shipped(&keys[6], bench_modulus_rsa3072_p, bench_modulus_rsa3072_q, 24);
+    rsa_shipped(&keys[7], bench_modulus_rsa4096_p, bench_modulus_rsa4096_q, 32);
     for (size_t ki = 0; ki <= nk; ki++) {
         const tabai_mb_kernel *k = ki < nk ? ks[ki] : tabai_mb_kernel_active();
-        for (size_t i = 0; i < 5; i++) check_rsa(k, &keys[i], 1, 1 + tu_below(MAXC)); /* one size */
-        check_rsa(k, keys, 5, 1 + tu_below(MAXC)); /* mixed sizes in one batch */
+        for (size_t i = 0; i < NKEYS; i++) /* one size; the big shipped keys in small batches */
+            check_rsa(k, &keys[i], 1, 1 + tu_below(i < NRAND ? MAXC : 2));
+        check_rsa(k, keys, NRAND + 1, 1 + tu_below(MAXC)); /* mixed sizes in one batch */
     }
     /* RSA error paths */
     uint64_t big[32];
@@ -284,6 +311,7 @@ int main(int argc, char **argv) {
     TU_CHECK(tabai_rsa_private_batch(1, mo, co, kk) == TABAI_ERR_RANGE, "c >= N", 32, TU_NOV);
     TU_CHECK(big[0] == ~0ull, "nothing written", 32, TU_NOV);
     TU_CHECK(tabai_rsa_private_batch(1, mo, co, NULL) == TABAI_ERR_NULL, "key NULL", 32, TU_NOV);
-    for (size_t i = 0; i < 5; i++) mpz_clears(keys[i].p, keys[i].q, keys[i].n, keys[i].d, keys[i].e, NULL);
+    for (size_t i = 0; i < NKEYS; i++)
+        mpz_clears(keys[i].p, keys[i].q, keys[i].n, keys[i].d, keys[i].e, NULL);
     return tu_finish();
 }

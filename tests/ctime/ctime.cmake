@@ -47,7 +47,7 @@ target_compile_definitions(tabai_ctime PRIVATE TABAI_CTIME_DECLASSIFY=1
 target_compile_options(tabai_ctime PRIVATE $<TARGET_PROPERTY:tabai_objects,COMPILE_OPTIONS> -g)
 
 add_executable(test_ctime ${CMAKE_CURRENT_LIST_DIR}/ctime.c ${CMAKE_CURRENT_SOURCE_DIR}/testutil.c)
-target_link_libraries(test_ctime PRIVATE tabai_ctime ${GMP_LIBRARY})
+target_link_libraries(test_ctime PRIVATE tabai_ctime ${GMP_LIBRARY} Threads::Threads)
 target_include_directories(test_ctime PRIVATE ${GMP_INCLUDE_DIR} ${VALGRIND_INCLUDE_DIR}
   ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(test_ctime PRIVATE -g)
