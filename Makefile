@@ -24,7 +24,7 @@ BUILD_ASAN := build-asan
 BUILD_VERIFY := build-verify
 BUILD_FUZZ := build-fuzz
 BUILD_TSAN := build-tsan
-FUZZ_TARGETS := limb mod powmod kernels batch
+FUZZ_TARGETS := limb mod powmod kernels batch rsa
 FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_SECONDS ?= 600
 

@@ -30,6 +30,7 @@
 #include <valgrind/memcheck.h>
 #include <valgrind/valgrind.h>
 
+#include "../../bench/moduli.h"
 #include "../../src/cpu/kernels.h"
 #include "../../src/mb/mb.h"
 #include "testutil.h"
@@ -614,11 +615,35 @@ static void secret_key(tabai_rsa_key *k, int secret) {
     }
 }
 
+/* the key of primes p, q (h limbs each), e = 65537: dp, dq, qinv with GMP; 0 if e is not
+ * invertible */
+static int key_of_primes(tabai_rsa_key *key, mpz_t n, mpz_t d, const mpz_t p, const mpz_t q,
+                         size_t h) {
+    mpz_t phi, t, dp, dq, qi, e;
+    mpz_inits(phi, t, dp, dq, qi, e, NULL);
+    mpz_set_ui(e, 65537);
+    mpz_sub_ui(phi, p, 1);
+    mpz_sub_ui(t, q, 1);
+    mpz_mul(phi, phi, t);
+    int ok = mpz_cmp(p, q) && mpz_invert(d, e, phi);
+    if (ok) {
+        mpz_mul(n, p, q);
+        mpz_sub_ui(t, p, 1), mpz_mod(dp, d, t);
+        mpz_sub_ui(t, q, 1), mpz_mod(dq, d, t);
+        mpz_invert(qi, q, p);
+        uint64_t P[MAXN], Q[MAXN], DP[MAXN], DQ[MAXN], QI[MAXN];
+        tu_from_mpz(P, h, p), tu_from_mpz(Q, h, q), tu_from_mpz(DP, h, dp), tu_from_mpz(DQ, h, dq);
+        tu_from_mpz(QI, h, qi);
+        TU_CHECK(tabai_rsa_key_init(key, P, Q, DP, DQ, QI, h) == TABAI_OK, "rsa_key_init", h, TU_NOV);
+    }
+    mpz_clears(phi, t, dp, dq, qi, e, NULL);
+    return ok;
+}
+
 /* an RSA key with h-limb primes (top two bits set) made with GMP; e = 65537 */
 static void make_key(tabai_rsa_key *key, mpz_t n, mpz_t d, size_t h) {
-    mpz_t p, q, phi, t, dp, dq, qi, e;
-    mpz_inits(p, q, phi, t, dp, dq, qi, e, NULL);
-    mpz_set_ui(e, 65537);
+    mpz_t p, q;
+    mpz_inits(p, q, NULL);
     do {
         uint64_t l[MAXN];
         tu_fill(l, h, TU_UNIFORM);
@@ -629,20 +654,37 @@ static void make_key(tabai_rsa_key *key, mpz_t n, mpz_t d, size_t h) {
         l[h - 1] |= (uint64_t)3 << 62;
         mpz_of(q, l, h);
         mpz_nextprime(q, q);
-        mpz_sub_ui(phi, p, 1);
-        mpz_sub_ui(t, q, 1);
-        mpz_mul(phi, phi, t);
     } while (mpz_sizeinbase(p, 2) != 64 * h || mpz_sizeinbase(q, 2) != 64 * h ||
-             !mpz_cmp(p, q) || !mpz_invert(d, e, phi));
-    mpz_mul(n, p, q);
-    mpz_sub_ui(t, p, 1), mpz_mod(dp, d, t);
-    mpz_sub_ui(t, q, 1), mpz_mod(dq, d, t);
-    mpz_invert(qi, q, p);
-    uint64_t P[MAXN], Q[MAXN], DP[MAXN], DQ[MAXN], QI[MAXN];
-    tu_from_mpz(P, h, p), tu_from_mpz(Q, h, q), tu_from_mpz(DP, h, dp), tu_from_mpz(DQ, h, dq);
-    tu_from_mpz(QI, h, qi);
-    TU_CHECK(tabai_rsa_key_init(key, P, Q, DP, DQ, QI, h) == TABAI_OK, "rsa_key_init", h, TU_NOV);
-    mpz_clears(p, q, phi, t, dp, dq, qi, e, NULL);
+             !key_of_primes(key, n, d, p, q, h));
+    mpz_clears(p, q, NULL);
+}
+
+/* RSA-2048 (the shipped test key): one message through the reference lanes and the scalar
+ * loop, every secret part of the key and the message undefined */
+static void test_rsa2048(int round) {
+    static tabai_rsa_key key;
+    mpz_t p, q, n, d, x, z;
+    mpz_inits(p, q, n, d, x, z, NULL);
+    mpz_of(p, bench_modulus_rsa2048_p, 16), mpz_of(q, bench_modulus_rsa2048_q, 16);
+    if (mpz_cmp(p, q) < 0) mpz_swap(p, q);
+    TU_CHECK(key_of_primes(&key, n, d, p, q, 16), "RSA-2048 key", 16, TU_NOV);
+    uint64_t c[32], m[2][32];
+    tu_fill(c, 32, round ? TU_ONES : TU_UNIFORM);
+    mpz_of(x, c, 32), mpz_mod(x, x, n), tu_from_mpz(c, 32, x);
+    const tabai_rsa_key *kp[1] = {&key};
+    const uint64_t *cp[1] = {c};
+    uint64_t *mp0[1] = {m[0]}, *mp1[1] = {m[1]};
+    secret_key(&key, 1);
+    SECRET(c, sizeof c);
+    tabai_status st0 = tabai_rsa_private_batch_with(&ref_kernel, 1, mp0, cp, kp);
+    tabai_status st1 = tabai_rsa_private_batch_with(NULL, 1, mp1, cp, kp);
+    secret_key(&key, 0);
+    PUBLIC(c, sizeof c);
+    PUBLIC(m, sizeof m);
+    mpz_powm(z, x, d, n);
+    TU_CHECK(st0 == TABAI_OK && eq_z(m[0], 32, z), "RSA-2048 rsa_private_batch (mb lanes)", 32, TU_NOV);
+    TU_CHECK(st1 == TABAI_OK && eq_z(m[1], 32, z), "RSA-2048 rsa_private_batch (scalar)", 32, TU_NOV);
+    mpz_clears(p, q, n, d, x, z, NULL);
 }
 
 static void test_batch(int round) {
@@ -739,6 +781,7 @@ int main(int argc, char **argv) {
              "tier in use is the requested one", 0, TU_NOV);
     size_t rounds = tu_iters(2);
     for (size_t round = 0; round < rounds; round++) test_batch((int)(round % 2));
+    test_rsa2048(0);
     printf("batch API / RSA on the reference lanes: done, %llu checks, %llu failures\n",
            tu_checks, tu_failures);
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {

@@ -57,7 +57,7 @@ set(_ctime_vg ${VALGRIND_EXECUTABLE} --tool=memcheck --error-exitcode=${TABAI_CT
 foreach(tier generic bmi2)
   add_test(NAME ctime.${tier} COMMAND ${_ctime_vg} $<TARGET_FILE:test_ctime> --tier ${tier})
   set_tests_properties(ctime.${tier} PROPERTIES ENVIRONMENT "TABAI_CPU=${tier}"
-    SKIP_RETURN_CODE 77 TIMEOUT 400 LABELS "ctime;nosan")
+    SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "ctime;nosan")
 endforeach()
 add_test(NAME ctime.leaky COMMAND ${CMAKE_COMMAND} "-DCMD=${_ctime_vg};$<TARGET_FILE:test_ctime>;--leaky"
   -DEXPECT=${TABAI_CTIME_EXIT} -P ${CMAKE_CURRENT_LIST_DIR}/leaky.cmake)

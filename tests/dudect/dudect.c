@@ -35,6 +35,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include "../../bench/moduli.h"
 #include "tabai.h"
 
 #define MAXN 32            /* largest limb count measured */
@@ -119,6 +120,7 @@ struct target {
     /* state made by setup */
     tabai_mont mont;
     tabai_ohta ohta;
+    tabai_rsa_key *rsa;
     uint64_t p[MAXN];
     uint64_t *scratch;
     uint64_t out[2 * MAXN];
@@ -289,21 +291,63 @@ static void prep_batch(target *t, uint64_t *in, int cls) {
         if (t->ebits % 64) e[i * ne + ne - 1] &= ((uint64_t)1 << (t->ebits % 64)) - 1;
     }
 }
-static void run_batch(target *t, uint64_t *in) {
+static void run_batch_count(target *t, uint64_t *in, size_t count) {
     static uint64_t out[BATCH][MAXN];
     const size_t n = t->n, ne = (t->ebits + 63) / 64;
     uint64_t *r[BATCH];
     const uint64_t *a[BATCH], *b[BATCH], *e[BATCH], *m[BATCH];
-    for (size_t i = 0; i < BATCH; i++) {
+    for (size_t i = 0; i < count; i++) {
         r[i] = out[i];
         a[i] = in + i * n;
         b[i] = in + (BATCH + i) * n;
         e[i] = in + 2 * BATCH * n + i * ne;
         m[i] = t->p;
     }
-    if (t->ebits) tabai_powmod_batch(BATCH, r, b, e, t->ebits, m, n);
-    else tabai_modmul_batch(BATCH, r, a, b, m, n);
-    sink = out[BATCH - 1][0];
+    if (t->ebits) tabai_powmod_batch(count, r, b, e, t->ebits, m, n);
+    else tabai_modmul_batch(count, r, a, b, m, n);
+    sink = out[count - 1][0];
+}
+static void run_batch(target *t, uint64_t *in) { run_batch_count(t, in, BATCH); }
+/* 4 operations: at tier ifma one group of the 4-lane (ymm) IFMA kernel */
+static void run_batch4(target *t, uint64_t *in) { run_batch_count(t, in, 4); }
+
+/* RSA-2048 private operation (the shipped test key, e = 65537; the CRT exponents and qinv
+ * computed here with tabai_inv_vartime), one message: at tier ifma the two half-size
+ * exponentiations run in the 4-lane IFMA kernel, as every single-message RSA call. Class 0:
+ * c = N - 1, class 1: uniform c < N. */
+static int setup_rsa(target *t) {
+    const size_t h = 16;
+    static tabai_rsa_key key;
+    uint64_t p[16], q[16], pm1[16], qm1[16], e[16] = {65537}, one[16] = {1}, dp[16], dq[16],
+        qp[16], qinv[16];
+    int swap = tabai_cmp_n(bench_modulus_rsa2048_p, bench_modulus_rsa2048_q, h) < 0;
+    memcpy(p, swap ? bench_modulus_rsa2048_q : bench_modulus_rsa2048_p, sizeof p);
+    memcpy(q, swap ? bench_modulus_rsa2048_p : bench_modulus_rsa2048_q, sizeof q);
+    tabai_sub_n(pm1, p, one, h), tabai_sub_n(qm1, q, one, h);
+    tabai_cnd_sub_n(tabai_cmp_n(q, p, h) >= 0, qp, q, p, h); /* q mod p (q < 2p) */
+    if (tabai_inv_vartime(dp, e, pm1, h) || tabai_inv_vartime(dq, e, qm1, h) ||
+        tabai_inv_vartime(qinv, qp, p, h) || tabai_rsa_key_init(&key, p, q, dp, dq, qinv, h))
+        return 1;
+    t->rsa = &key;
+    memcpy(t->p, key.N, sizeof key.N[0] * t->n);
+    return 0;
+}
+static void run_rsa(target *t, uint64_t *in) {
+    uint64_t *m[1] = {t->out};
+    const uint64_t *c[1] = {in};
+    const tabai_rsa_key *k[1] = {t->rsa};
+    tabai_rsa_private_batch(1, m, c, k);
+    sink = t->out[0];
+}
+static void prep_rsa(target *t, uint64_t *in, int cls) {
+    if (cls == 0) {
+        uint64_t one[MAXN] = {1};
+        tabai_sub_n(in, t->p, one, t->n); /* N - 1 */
+    } else {
+        do
+            for (size_t i = 0; i < t->n; i++) in[i] = rnd();
+        while (tabai_cmp_n(in, t->p, t->n) >= 0);
+    }
 }
 /* inv_prime over the P-256 prime: class 0 a = p - 1, class 1 uniform non-zero */
 static int setup_p256(target *t) {
@@ -373,6 +417,8 @@ static target targets[] = {
     TGT("mont_inv_prime_p256", 4, 2, 8, setup_p256, prep_inv, run_inv, 0, 0, 0),
     TGT("modmul_batch8_n16", 16, 1, 2 * 16 * BATCH, setup_batch, prep_batch, run_batch, 0, 0, 0),
     TGT("powmod_batch8_256", 4, 2, 3 * 4 * BATCH, setup_batch, prep_batch, run_batch, 256, 0, 0),
+    TGT("powmod_batch4_256", 4, 2, 3 * 4 * BATCH, setup_batch, prep_batch, run_batch4, 256, 0, 0),
+    TGT("rsa_private_2048", 32, 4, 32, setup_rsa, prep_rsa, run_rsa, 0, 0, 0),
     TGT("cnd_select_n32", 32, 1, 65, setup_none, prep_select, run_select, 0, 0, 0),
     OHTA_WITH("carry_save_2x2", TABAI_KERNEL_CARRY_SAVE_2X2),
     OHTA_WITH("carry_save_3x3", TABAI_KERNEL_CARRY_SAVE_3X3),
