@@ -22,7 +22,8 @@
 TABAI_INLINE uint64_t kara_sub_abs(uint64_t *d, const uint64_t *x, const uint64_t *y, size_t h,
                                    size_t m) {
     uint64_t bw = 0;
-    KARA_UNROLL for (size_t i = 0; i < h; i++) bw = tabai_sbb(&d[i], x[i], i < m ? y[i] : 0, bw);
+    KARA_UNROLL for (size_t i = 0; i < m; i++) bw = tabai_sbb(&d[i], x[i], y[i], bw);
+    KARA_UNROLL for (size_t i = m; i < h; i++) bw = tabai_sbb(&d[i], x[i], 0, bw);
     uint64_t mask = tabai_mask(bw), cy = bw;
     KARA_UNROLL for (size_t i = 0; i < h; i++) cy = tabai_adc(&d[i], d[i] ^ mask, 0, cy);
     return bw;
@@ -35,8 +36,8 @@ TABAI_INLINE void kara_combine(uint64_t *r, const uint64_t *zm, uint64_t neg, si
                                uint64_t *t) {
     size_t l2 = 2 * (n - h);
     uint64_t mask = tabai_mask(neg), cy = 0;
-    KARA_UNROLL for (size_t i = 0; i < 2 * h; i++)
-        cy = tabai_adc(&t[i], r[i], i < l2 ? r[2 * h + i] : 0, cy);
+    KARA_UNROLL for (size_t i = 0; i < l2; i++) cy = tabai_adc(&t[i], r[i], r[2 * h + i], cy);
+    KARA_UNROLL for (size_t i = l2; i < 2 * h; i++) cy = tabai_adc(&t[i], r[i], 0, cy);
     uint64_t top = cy;
     cy = neg;
     KARA_UNROLL for (size_t i = 0; i < 2 * h; i++) cy = tabai_adc(&t[i], t[i], zm[i] ^ mask, cy);
@@ -57,6 +58,7 @@ TABAI_INLINE uint64_t kara_mul_pre(uint64_t *s, const uint64_t *a, const uint64_
     uint64_t *da = s, *db = s + h, *b1 = s + 2 * h;
     /* (a0 - a1)(b1 - b0) = s |a0 - a1| |b1 - b0| */
     uint64_t neg = kara_sub_abs(da, a, a + h, h, l);
+    if (l == h) return neg ^ kara_sub_abs(db, b + h, b, h, h); /* n even (public) */
     KARA_UNROLL for (size_t i = 0; i < h; i++) b1[i] = i < l ? b[h + i] : 0;
     return neg ^ kara_sub_abs(db, b1, b, h, h);
 }
