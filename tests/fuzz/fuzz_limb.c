@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const size_t BIG_SIZES[16] = {129, 130, 131, 160, 192, 200, 255, 256,
                                          257, 300, 384, 511, 512, 513, 777, 1000};
     uint8_t nb = fz_byte(&in);
-    size_t n = nb >= 224 ? BIG_SIZES[nb - 224] : 1 + nb % FZ_MAX, m = fz_size(&in, FZ_MAX);
+    size_t n = nb >= 224 ? BIG_SIZES[(nb - 224) % 16] : 1 + nb % FZ_MAX, m = fz_size(&in, FZ_MAX);
     uint64_t *a = LIMBS(n), *b = LIMBS(n), *c = LIMBS(m), s;
     fz_limbs(&in, a, n);
     fz_limbs(&in, b, n);
