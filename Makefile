@@ -5,6 +5,7 @@
 #                tests under ASan + UBSan, the VERIFY build, a bounded run of every fuzzer,
 #                pytest + hypothesis
 # Other targets: setup, build, ctest, asan, pytest, install-py, clean.
+#   make tsan    tests/c/test_threads.c and the library under ThreadSanitizer (build-tsan)
 #   make ctime   the constant-time tests under valgrind (tests/ctime; ctest label ctime)
 #   make verify  build-verify with -DTABAI_VERIFY=ON (preconditions asserted inside kernels and
 #                contexts; a testing build only) and its C tests at TABAI_TEST_ITERS=0.2, without
@@ -22,11 +23,12 @@ BUILD := build
 BUILD_ASAN := build-asan
 BUILD_VERIFY := build-verify
 BUILD_FUZZ := build-fuzz
-FUZZ_TARGETS := limb mod powmod kernels batch
+BUILD_TSAN := build-tsan
+FUZZ_TARGETS := limb mod powmod kernels batch rsa
 FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_SECONDS ?= 600
 
-.PHONY: all setup build ctest asan pytest install-py test bench clean ctime verify dudect \
+.PHONY: all setup build ctest asan tsan pytest install-py test bench clean ctime verify dudect \
   fuzz-build fuzz-smoke fuzz pytest-long
 
 all: build
@@ -47,6 +49,14 @@ asan: setup
 	ninja -C $(BUILD_ASAN)
 	TABAI_TEST_ITERS=$${TABAI_TEST_ITERS:-0.25} ASAN_OPTIONS=detect_leaks=1 \
 	  ctest --test-dir $(BUILD_ASAN) -j$(JOBS) --output-on-failure -LE nosan
+
+# ThreadSanitizer: the library and tests/c/test_threads.c (threads calling into a fresh
+# library at once) with -fsanitize=thread; only that program is built and run (seconds)
+tsan: setup
+	cmake -S . -B $(BUILD_TSAN) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DTABAI_SANITIZE=thread -DTABAI_BUILD_BENCH=OFF >/dev/null
+	ninja -C $(BUILD_TSAN) test_threads
+	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD_TSAN) --output-on-failure -R '^threads$$'
 
 ctime: build
 	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure -L ctime
@@ -91,7 +101,7 @@ pytest: install-py
 pytest-long: install-py
 	cd tests/python && HYPOTHESIS_PROFILE=long ../../$(PY) -m pytest -q -p no:cacheprovider .
 
-test: ctest asan verify fuzz-smoke pytest
+test: ctest asan tsan verify fuzz-smoke pytest
 	@echo "make test: all suites passed"
 
 bench: install-py

@@ -388,6 +388,7 @@ static void chain_op(bench_ctx *c, int op) {
 typedef struct {
     const tabai_mont *ctx;
     uint64_t *r, *scratch;
+    size_t scratch_limbs;
     const uint64_t *b, *e;
     size_t ebits;
     mpz_t R, B, E, P;
@@ -398,7 +399,8 @@ typedef struct {
 
 static void run_tabai_powmod(void *p, size_t it) {
     pow_arg *a = p;
-    for (size_t i = 0; i < it; i++) tabai_mont_powmod(a->ctx, a->r, a->b, a->e, a->ebits, a->scratch);
+    for (size_t i = 0; i < it; i++) tabai_mont_powmod(a->ctx, a->r, a->b, a->e, a->ebits, a->scratch,
+                                                     a->scratch_limbs);
 }
 static void run_gmp_powmod(void *p, size_t it) {
     pow_arg *a = p;
@@ -445,6 +447,7 @@ static void powmod_op(bench_ctx *c) {
             args[k].ctx = &ctx[t];
             args[k].r = bench_alloc(n * 8);
             args[k].scratch = bench_alloc(scratch * 8 + 8);
+            args[k].scratch_limbs = scratch;
             args[k].b = s.x0;
             args[k].e = e;
             args[k].ebits = ebits;

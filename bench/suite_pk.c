@@ -41,7 +41,8 @@ static void run_dh_tabai(void *v, size_t it) {
         if (tabai_cmp_n(a->y, two, n) < 0 || tabai_cmp_n(a->y, pm1, n) >= 0 ||
             tabai_jacobi_vartime(&j, a->y, a->ctx->p, n) != TABAI_OK || j != 1)
             bench_fail("dh: peer value rejected");
-        if (tabai_mont_powmod(a->ctx, z, a->y, a->x, a->xbits, a->scratch) != TABAI_OK ||
+        if (tabai_mont_powmod(a->ctx, z, a->y, a->x, a->xbits, a->scratch,
+                              tabai_powmod_scratch_limbs(n, a->xbits)) != TABAI_OK ||
             tabai_to_bytes(a->out, a->bytes, z, n) != TABAI_OK)
             bench_fail("tabai dh");
     }

@@ -127,6 +127,10 @@ TABAI_API tabai_status tabai_cpu_set_tier(tabai_tier t);
 /* ------------------------------------------------------------------------------------
  * Raw limb arithmetic (GMP mpn style). Any n >= 1; n = 0 writes nothing and returns 0.
  * Pointers must be valid for the stated number of limbs. Constant time.
+ * Above TABAI_MAX_LIMBS, tabai_mul_n, tabai_sqr_n and tabai_mul (an == bn) take their
+ * Karatsuba scratch (about 56n bytes) from the heap and wipe it before freeing; if that
+ * allocation fails they compute the same product by schoolbook rows without scratch
+ * (slower, never an error).
  * ------------------------------------------------------------------------------------ */
 
 /** r[n] = a[n] + b[n]; returns the carry out (0 or 1).
@@ -158,11 +162,12 @@ TABAI_API uint64_t tabai_cnd_sub_n(uint64_t cond, uint64_t *r, const uint64_t *a
                                    size_t n);
 
 /** Big-endian bytes to limbs: r[n] = the last 8n bytes of be[len] (zero-extended).
- *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if len > 8n after leading zero bytes (nothing
- *  written). Time: constant; only whether the value fits is revealed (by the status). */
+ *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if len > 8n after leading zero bytes, or if 8n
+ *  overflows a size_t (nothing written). Time: constant; only whether the value fits is revealed (by the status). */
 TABAI_API tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len);
 /** Limbs to big-endian bytes: be[len] = a[n], len >= 8n or the value fits in len bytes.
- *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if the value does not fit (nothing written).
+ *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if the value does not fit, or if 8n overflows a
+ *  size_t (nothing written).
  *  Time: constant; only whether the value fits is revealed (by the status). */
 TABAI_API tabai_status tabai_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n);
 
@@ -236,10 +241,14 @@ typedef struct tabai_ohta {
     uint64_t p[TABAI_MAX_LIMBS];       /**< the modulus */
     uint64_t k[TABAI_MAX_LIMBS + 1];   /**< K = floor(R^2 / p), n+1 limbs */
     size_t bits;                       /**< bit length of p */
-    int tier;
+    /** limb product r[2n] = a[n]*b[n] and square chosen at init for this n and tier */
+    void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+    void (*sqr)(uint64_t *r, const uint64_t *a, size_t n);
+    int tier;                          /**< tier the kernels were taken from */
 } tabai_ohta;
 
-/** Ohta context for p[n] >= 2 (leading zero limbs stripped).
+/** Ohta context for p[n] >= 2 (leading zero limbs stripped). Copies the limb product
+ *  kernels of the tier in use: later tier changes do not affect it.
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (p < 2). Time: variable in p. */
 TABAI_API tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n);
 /** As tabai_ohta_init, modulus as big-endian bytes. */
@@ -286,7 +295,9 @@ TABAI_API tabai_status tabai_ohta_reduce(const tabai_ohta *ctx, uint64_t *r, con
 /* ------------------------------------------------------------------------------------
  * Modular exponentiation and inversion.
  * The exponent e is given as limbs with its bit length ebits (public); all ebits bits
- * are processed. Scratch: tabai_powmod_scratch_limbs(n, ebits) limbs, any alignment.
+ * are processed. Scratch: a caller's buffer of scratch_limbs limbs, at least
+ * tabai_powmod_scratch_limbs(ctx->n, ebits), any alignment; it holds powers of b on return
+ * (wipe it with tabai_wipe if b is secret).
  * ------------------------------------------------------------------------------------ */
 /** Scratch limbs needed by the powmod functions for an n-limb modulus and ebits exponent. */
 TABAI_API size_t tabai_powmod_scratch_limbs(size_t n, size_t ebits);
@@ -295,27 +306,37 @@ TABAI_API unsigned tabai_powmod_window(size_t ebits);
 
 /** r = b^e mod p: fixed-window exponentiation, Montgomery products; the table is read by
  *  scanning every entry with masks. b and r in normal form (not Montgomery).
- *  Shapes: r, b: ctx->n limbs; e: ceil(ebits/64) limbs. Requires b < p.
- *  Aliasing: r may equal b. ebits == 0 gives 1 mod p.
+ *  Shapes: r, b: ctx->n limbs; e: ceil(ebits/64) limbs; scratch: scratch_limbs limbs.
+ *  Requires b < p.
+ *  Aliasing: r may equal b; scratch must not overlap r, b or e. ebits == 0 gives 1 mod p.
  *  Time: constant in b and e for a given ebits.
- *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE, TABAI_ERR_SIZE (ebits > 64*TABAI_MAX_LIMBS*2).
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE (ebits > 64*TABAI_MAX_LIMBS*2),
+ *  TABAI_ERR_SCRATCH (scratch_limbs < tabai_powmod_scratch_limbs(ctx->n, ebits)),
+ *  TABAI_ERR_RANGE; nothing is written on error (neither r nor scratch).
  *  Source: HAC 14.82 (left-to-right k-ary); masked table scan as in OpenSSL/BearSSL. */
 TABAI_API tabai_status tabai_mont_powmod(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
-                                         const uint64_t *e, size_t ebits, uint64_t *scratch);
-/** r = b^e mod p, sliding window, for public exponents only: time depends on e. */
+                                         const uint64_t *e, size_t ebits, uint64_t *scratch,
+                                         size_t scratch_limbs);
+/** r = b^e mod p, sliding window, for public exponents only: time depends on e.
+ *  As tabai_mont_powmod otherwise. */
 TABAI_API tabai_status tabai_mont_powmod_vartime(const tabai_mont *ctx, uint64_t *r,
                                                  const uint64_t *b, const uint64_t *e,
-                                                 size_t ebits, uint64_t *scratch);
+                                                 size_t ebits, uint64_t *scratch,
+                                                 size_t scratch_limbs);
 /** r = b^e mod p with Ohta products (any p >= 2). As tabai_mont_powmod. */
 TABAI_API tabai_status tabai_ohta_powmod(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
-                                         const uint64_t *e, size_t ebits, uint64_t *scratch);
+                                         const uint64_t *e, size_t ebits, uint64_t *scratch,
+                                         size_t scratch_limbs);
 /** r = b^e mod p with Ohta products, sliding window, variable time in e. */
 TABAI_API tabai_status tabai_ohta_powmod_vartime(const tabai_ohta *ctx, uint64_t *r,
                                                  const uint64_t *b, const uint64_t *e,
-                                                 size_t ebits, uint64_t *scratch);
+                                                 size_t ebits, uint64_t *scratch,
+                                                 size_t scratch_limbs);
 /** Convenience: r[n] = b[n]^e mod m[n] for any m >= 1 (odd: Montgomery; even: Ohta),
- *  b any n-limb value (reduced first). Allocates its scratch on the heap.
- *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m == 0), TABAI_ERR_ALLOC.
+ *  b any n-limb value (reduced first). Allocates its scratch and contexts on the heap and
+ *  wipes them (tabai_wipe) before freeing.
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m == 0), TABAI_ERR_ALLOC
+ *  (r untouched).
  *  Constant time in
  *  b and e for a given ebits (m public). */
 TABAI_API tabai_status tabai_powmod(uint64_t *r, const uint64_t *b, const uint64_t *e, size_t ebits,

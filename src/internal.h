@@ -112,6 +112,9 @@ TABAI_INLINE size_t tabai_bitlen_vartime(const uint64_t *a, size_t n) {
     return 64 * (n - 1) + (size_t)(64 - __builtin_clzll(a[n - 1]));
 }
 
+/* Frees a heap block that held secrets (or may have): tabai_wipe, then free. p may be NULL. */
+void tabai_wipe_free(void *p, size_t len);
+
 /* TABAI_VERIFY: documented preconditions asserted inside kernels and contexts (the CMake
  * option TABAI_VERIFY, `make verify`). A failed check prints the condition with file:line and
  * aborts. Without TABAI_VERIFY the macro is ((void)0): the condition is neither compiled nor

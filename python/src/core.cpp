@@ -243,9 +243,9 @@ struct MontOps {
     using Ctx = tabai_mont;
     static tabai_status init(Ctx *c, const uint64_t *p, size_t n) { return tabai_mont_init(c, p, n); }
     static tabai_status pow(const Ctx *c, uint64_t *r, const uint64_t *b, const uint64_t *e,
-                            size_t ebits, uint64_t *s, bool vartime) {
-        return vartime ? tabai_mont_powmod_vartime(c, r, b, e, ebits, s)
-                       : tabai_mont_powmod(c, r, b, e, ebits, s);
+                            size_t ebits, uint64_t *s, size_t sl, bool vartime) {
+        return vartime ? tabai_mont_powmod_vartime(c, r, b, e, ebits, s, sl)
+                       : tabai_mont_powmod(c, r, b, e, ebits, s, sl);
     }
     // r = a * b (normal form in and out): into Montgomery form, then one product.
     static void mul(const Ctx *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
@@ -274,9 +274,9 @@ struct OhtaOps {
     using Ctx = tabai_ohta;
     static tabai_status init(Ctx *c, const uint64_t *p, size_t n) { return tabai_ohta_init(c, p, n); }
     static tabai_status pow(const Ctx *c, uint64_t *r, const uint64_t *b, const uint64_t *e,
-                            size_t ebits, uint64_t *s, bool vartime) {
-        return vartime ? tabai_ohta_powmod_vartime(c, r, b, e, ebits, s)
-                       : tabai_ohta_powmod(c, r, b, e, ebits, s);
+                            size_t ebits, uint64_t *s, size_t sl, bool vartime) {
+        return vartime ? tabai_ohta_powmod_vartime(c, r, b, e, ebits, s, sl)
+                       : tabai_ohta_powmod(c, r, b, e, ebits, s, sl);
     }
     static void mul(const Ctx *c, uint64_t *r, const uint64_t *a, const uint64_t *b) {
         check(tabai_ohta_mul(c, r, a, b), "mul");
@@ -297,6 +297,15 @@ struct OhtaOps {
     static void neg(const Ctx *c, uint64_t *r, const uint64_t *a) { check(tabai_ohta_neg(c, r, a), "neg"); }
 };
 
+// A limb buffer that is wiped (tabai_wipe) when it dies: powmod scratch holds powers of b.
+struct WipedLimbs {
+    std::vector<uint64_t> v;
+    explicit WipedLimbs(size_t n) : v(n) {}
+    ~WipedLimbs() { tabai_wipe(v.data(), v.size() * sizeof(uint64_t)); }
+    uint64_t *data() { return v.data(); }
+    size_t size() const { return v.size(); }
+};
+
 // r = b^e mod p for reduced b (n limbs), e of ebits bits (any length). Exponents beyond
 // what one C call takes are split into EXP_CHUNK-bit chunks from the top:
 // acc = acc^(2^EXP_CHUNK) * b^chunk. The chunking depends only on ebits.
@@ -305,19 +314,20 @@ void pow_any(const typename Ops::Ctx *c, uint64_t *r, const uint64_t *b, const u
              size_t ebits, bool vartime) {
     const size_t n = c->n;
     if (ebits <= 2 * EXP_CHUNK) {
-        std::vector<uint64_t> scratch(tabai_powmod_scratch_limbs(n, ebits) + 1);
-        check(Ops::pow(c, r, b, e, ebits, scratch.data(), vartime), "pow");
+        WipedLimbs scratch(tabai_powmod_scratch_limbs(n, ebits));
+        check(Ops::pow(c, r, b, e, ebits, scratch.data(), scratch.size(), vartime), "pow");
         return;
     }
-    std::vector<uint64_t> scratch(tabai_powmod_scratch_limbs(n, EXP_CHUNK) + 1);
+    WipedLimbs scratch(tabai_powmod_scratch_limbs(n, EXP_CHUNK));
     const size_t climbs = EXP_CHUNK / 64;
     const size_t nch = (ebits + EXP_CHUNK - 1) / EXP_CHUNK;
     uint64_t acc[TABAI_MAX_LIMBS], t[TABAI_MAX_LIMBS];
     check(Ops::pow(c, acc, b, e + (nch - 1) * climbs, ebits - (nch - 1) * EXP_CHUNK,
-                   scratch.data(), vartime),
+                   scratch.data(), scratch.size(), vartime),
           "pow");
     for (size_t i = nch - 1; i-- > 0;) {
-        check(Ops::pow(c, t, b, e + i * climbs, EXP_CHUNK, scratch.data(), vartime), "pow");
+        check(Ops::pow(c, t, b, e + i * climbs, EXP_CHUNK, scratch.data(), scratch.size(), vartime),
+              "pow");
         Ops::sqr_k_mul(c, acc, acc, EXP_CHUNK, t);
     }
     std::memcpy(r, acc, n * 8);

@@ -1,5 +1,8 @@
 /* CPU features (cpuid leaf 1 and 7, XGETBV for OS-enabled ymm/zmm state), the tier in use
- * and TABAI_CPU. Computed once; a race on first use computes the same value twice. */
+ * and TABAI_CPU. Thread safe: the features and the brand string are computed once under
+ * pthread_once; the tier in use is one atomic int that the first tabai_cpu_tier fills by
+ * compare-and-swap, so a concurrent tabai_cpu_set_tier is never overwritten. */
+#include <pthread.h>
 #include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,15 +41,17 @@ static unsigned detect_features(void) {
 }
 
 static unsigned features_cache;
-static int features_done;
+static int features_forced; /* test hook: features_cache replaced */
+static pthread_once_t features_once = PTHREAD_ONCE_INIT;
+
+static void features_init(void) {
+    if (!__atomic_load_n(&features_forced, __ATOMIC_ACQUIRE))
+        __atomic_store_n(&features_cache, detect_features(), __ATOMIC_RELEASE);
+}
 
 unsigned tabai_cpu_features(void) {
-    if (!__atomic_load_n(&features_done, __ATOMIC_ACQUIRE)) {
-        unsigned f = detect_features();
-        __atomic_store_n(&features_cache, f, __ATOMIC_RELAXED);
-        __atomic_store_n(&features_done, 1, __ATOMIC_RELEASE);
-    }
-    return __atomic_load_n(&features_cache, __ATOMIC_RELAXED);
+    pthread_once(&features_once, features_init);
+    return __atomic_load_n(&features_cache, __ATOMIC_ACQUIRE);
 }
 
 static int tier_cache = -1;
@@ -55,8 +60,9 @@ static int tier_cache = -1;
  * use, so that TABAI_CPU / tabai_cpu_set_tier are applied to the new native tier. For
  * tests/ctime under valgrind, whose CPUID hides ADX although it executes adcx/adox. */
 void tabai_cpu_force_native_for_testing(unsigned features) {
-    __atomic_store_n(&features_cache, features, __ATOMIC_RELAXED);
-    __atomic_store_n(&features_done, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&features_forced, 1, __ATOMIC_RELEASE);
+    pthread_once(&features_once, features_init);
+    __atomic_store_n(&features_cache, features, __ATOMIC_RELEASE);
     __atomic_store_n(&tier_cache, -1, __ATOMIC_RELEASE);
 }
 
@@ -100,7 +106,11 @@ tabai_tier tabai_cpu_tier(void) {
         else if (want < t)
             t = want;
     }
-    __atomic_store_n(&tier_cache, t, __ATOMIC_RELEASE);
+    /* only if still unset: a tabai_cpu_set_tier that ran meanwhile wins */
+    int unset = -1;
+    if (!__atomic_compare_exchange_n(&tier_cache, &unset, t, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        t = unset;
     return (tabai_tier)t;
 }
 
@@ -113,10 +123,11 @@ tabai_status tabai_cpu_set_tier(tabai_tier t) {
 
 const char *tabai_cpu_name(void) { return tier_names[tabai_cpu_tier()]; }
 
-const char *tabai_cpu_brand(void) {
-    static char brand[49];
-    static int done;
-    if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+static char brand[49];
+static pthread_once_t brand_once = PTHREAD_ONCE_INIT;
+
+static void brand_init(void) {
+    {
         unsigned r[12] = {0};
         char tmp[49] = {0};
         if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
@@ -128,9 +139,12 @@ const char *tabai_cpu_brand(void) {
         }
         const char *s = tmp;
         while (*s == ' ') s++;
-        strncpy(brand, s, 48);
-        brand[48] = 0;
-        __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+        size_t len = strlen(s); /* tmp has 48 characters at most and a terminator */
+        memcpy(brand, s, len + 1);
     }
+}
+
+const char *tabai_cpu_brand(void) {
+    pthread_once(&brand_once, brand_init);
     return brand;
 }

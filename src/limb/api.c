@@ -1,4 +1,5 @@
-/* The public raw limb functions: each dispatches to the slot of the tier in use. */
+/* The public raw limb functions: each dispatches to the slot of the tier in use (above
+ * TABAI_MAX_LIMBS limbs, to the heap-scratch Karatsuba of kara.c over those slots). */
 #include "limb.h"
 
 uint64_t tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
@@ -20,13 +21,17 @@ void tabai_mul_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     /* every tier's kernel: r must not overlap a or b */
     TABAI_VERIFY_CHECK(tabai_verify_disjoint(r, 16 * n, a, 8 * n) &&
                        tabai_verify_disjoint(r, 16 * n, b, 8 * n));
-    tabai_kernels_active()->mul[tabai_slot(n)](r, a, b, n);
+    const tabai_kernels *k = tabai_kernels_active();
+    if (n > TABAI_MAX_LIMBS) tabai_mul_n_big(k, r, a, b, n); /* n is public */
+    else k->mul[tabai_slot(n)](r, a, b, n);
 }
 
 void tabai_sqr_n(uint64_t *r, const uint64_t *a, size_t n) {
     if (n == 0) return;
     TABAI_VERIFY_CHECK(tabai_verify_disjoint(r, 16 * n, a, 8 * n));
-    tabai_kernels_active()->sqr[tabai_slot(n)](r, a, n);
+    const tabai_kernels *k = tabai_kernels_active();
+    if (n > TABAI_MAX_LIMBS) tabai_sqr_n_big(k, r, a, n);
+    else k->sqr[tabai_slot(n)](r, a, n);
 }
 
 void tabai_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, size_t bn) {
@@ -35,7 +40,8 @@ void tabai_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, siz
                        tabai_verify_disjoint(r, 8 * (an + bn), b, 8 * bn));
     const tabai_kernels *k = tabai_kernels_active();
     if (an == bn) {
-        k->mul[tabai_slot(an)](r, a, b, an);
+        if (an > TABAI_MAX_LIMBS) tabai_mul_n_big(k, r, a, b, an);
+        else k->mul[tabai_slot(an)](r, a, b, an);
         return;
     }
     r[an] = k->mul_1(r, a, an, b[0]);

@@ -240,6 +240,17 @@ extern const tabai_sqr_n_fn tabai_sqr_fixed_generic[TABAI_FIXED_MAX + 1];
  * Final subtraction by masks: r < p. Constant time. */
 void tabai_redc_blocks(uint64_t *r, uint64_t *t, const uint64_t *p, uint64_t pinv, size_t n);
 
+/* Raw products above TABAI_MAX_LIMBS (src/limb/kara.c): Karatsuba steps down to the kernels
+ * of table k (n <= TABAI_MAX_LIMBS), their temporaries carved from one heap buffer of
+ * tabai_kara_scratch_limbs(n) limbs (about 7n), wiped and freed before returning. If that
+ * allocation fails they fall back to rows of k's mul_1 / addmul_1, which need no scratch:
+ * the same result, slower. Constant time in the operands (the fallback depends on the
+ * allocator only). r[2n] must not overlap a or b. */
+size_t tabai_kara_scratch_limbs(size_t n);
+void tabai_mul_n_big(const tabai_kernels *k, uint64_t *r, const uint64_t *a, const uint64_t *b,
+                     size_t n);
+void tabai_sqr_n_big(const tabai_kernels *k, uint64_t *r, const uint64_t *a, size_t n);
+
 /* fixed-size generic instances (src/limb/limb.c, src/limb/redc.c) */
 #define TABAI_DECL_FIXED(N)                                                                    \
     void tabai_mul_n##N##_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n); \

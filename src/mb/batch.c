@@ -34,8 +34,8 @@ static const tabai_mont **scalar_contexts(size_t count, const uint64_t *const m[
     tabai_mont *c = malloc((count ? count : 1) * sizeof *c);
     const tabai_mont **mc = malloc((count ? count : 1) * sizeof *mc);
     if (!c || !mc) {
-        free(c);
-        free(mc);
+        tabai_wipe_free(c, count ? count * sizeof *c : sizeof *c);
+        tabai_wipe_free(mc, count ? count * sizeof *mc : sizeof *mc);
         return NULL;
     }
     for (size_t i = 0; i < count; i++) {
@@ -100,16 +100,16 @@ static tabai_status powmod_jobs_serial(const tabai_mb_kernel *k, size_t jobs, ui
     size_t maxbits;
     k = jobs_kernel(k, jobs, mc, &maxbits);
     if (!k) {
-        uint64_t *scratch = malloc(tabai_powmod_scratch_limbs(n, ebits) * sizeof(uint64_t));
+        size_t sl = tabai_powmod_scratch_limbs(n, ebits);
+        uint64_t *scratch = malloc(sl * sizeof(uint64_t));
         if (!scratch) return TABAI_ERR_ALLOC;
         for (size_t j = 0; j < jobs; j++) {
             uint64_t out[TABAI_MAX_LIMBS] = {0};
-            tabai_mont_powmod(mc[j], out, b[j], e ? e[j] : NULL, ebits, scratch);
+            tabai_mont_powmod(mc[j], out, b[j], e ? e[j] : NULL, ebits, scratch, sl);
             memcpy(r[j], out, n * sizeof(uint64_t));
             tabai_wipe(out, sizeof out);
         }
-        tabai_wipe(scratch, tabai_powmod_scratch_limbs(n, ebits) * sizeof(uint64_t));
-        free(scratch);
+        tabai_wipe_free(scratch, sl * sizeof(uint64_t)); /* powers of secret bases */
         return TABAI_OK;
     }
     /* the widest group: k's lanes, d = the digits of maxbits (scratch grows with both) */
@@ -133,13 +133,10 @@ static tabai_status powmod_jobs_serial(const tabai_mb_kernel *k, size_t jobs, ui
         }
         s = TABAI_OK;
     }
-    /* the lanes' moduli may be secret primes (RSA), the table and values secret powers */
-    if (ctx) tabai_wipe(ctx, sizeof *ctx);
-    if (x) tabai_wipe(x, 2 * words * sizeof(uint64_t));
-    if (scratch) tabai_wipe(scratch, sw * sizeof(uint64_t));
-    free(ctx);
-    free(x);
-    free(scratch);
+    /* the lane contexts may hold secret moduli (RSA's p and q), x and scratch secret values */
+    tabai_wipe_free(ctx, sizeof *ctx);
+    tabai_wipe_free(x, 2 * words * sizeof(uint64_t));
+    tabai_wipe_free(scratch, sw * sizeof(uint64_t));
     return s;
 }
 
@@ -231,8 +228,8 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
     const tabai_mont **mc = scalar_contexts(count, m, n, &ctxs);
     if (!mc) return TABAI_ERR_ALLOC;
     s = tabai_mb_powmod_jobs(k, count, r, b, ebits ? e : NULL, ebits, mc, n, threads);
-    free(mc);
-    free(ctxs);
+    tabai_wipe_free(mc, count * sizeof *mc);
+    tabai_wipe_free(ctxs, count * sizeof *ctxs);
     return s;
 }
 
@@ -284,10 +281,10 @@ tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uin
     }
     s = TABAI_OK;
 done:
-    free(mc);
-    free(ctxs);
-    free(ctx);
-    free(x);
+    tabai_wipe_free(mc, count * sizeof *mc);
+    tabai_wipe_free(ctxs, count * sizeof *ctxs);
+    tabai_wipe_free(ctx, sizeof *ctx);
+    tabai_wipe_free(x, 2 * TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES * sizeof(uint64_t));
     return s;
 }
 

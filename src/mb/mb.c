@@ -191,7 +191,7 @@ tabai_status tabai_mb_mont_init(tabai_mb_mont *ctx, const tabai_mb_kernel *k,
         lanes[l] = &mc[l];
     }
     if (s == TABAI_OK) s = tabai_mb_mont_init_lanes(ctx, k, lanes, n);
-    free(mc);
+    tabai_wipe_free(mc, TABAI_MB_MAX_LANES * sizeof *mc); /* the moduli may be secret */
     return s;
 }
 

@@ -1,4 +1,6 @@
 /* Byte conversions, status strings, version. */
+#include <stdlib.h>
+
 #include "../internal.h"
 
 const char *tabai_status_str(tabai_status s) {
@@ -38,8 +40,15 @@ void tabai_wipe(void *p, size_t len) {
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
+void tabai_wipe_free(void *p, size_t len) {
+    if (!p) return;
+    tabai_wipe(p, len);
+    free(p);
+}
+
 tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len) {
     if (!r || (!be && len)) return TABAI_ERR_NULL;
+    if (n > SIZE_MAX / 8) return TABAI_ERR_SIZE; /* 8n bytes would not fit in a size_t */
     /* the bytes in front of the last 8n must all be zero: OR-ed, no branch on their values
      * (the count of leading zero bytes is secret); whether the value fits is public, it
      * decides TABAI_ERR_SIZE */
@@ -57,6 +66,7 @@ tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t l
 
 tabai_status tabai_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n) {
     if (!be || !a) return TABAI_ERR_NULL;
+    if (n > SIZE_MAX / 8) return TABAI_ERR_SIZE; /* 8n bytes would not fit in a size_t */
     /* the value must fit: every byte at or above len must be zero. OR-ed, no branch on the
      * limbs; whether the value fits is public, it decides TABAI_ERR_SIZE */
     uint64_t high = 0;

@@ -18,10 +18,11 @@ tabai_status tabai_mont_inv_prime(const tabai_mont *ctx, uint64_t *r, const uint
     uint64_t e[TABAI_MAX_LIMBS], two[TABAI_MAX_LIMBS] = {2};
     tabai_sub_n_generic(e, ctx->p, two, n); /* p >= 3 */
     size_t ebits = tabai_bitlen_vartime(e, n);
-    uint64_t *scratch = malloc(tabai_powmod_scratch_limbs(n, ebits) * sizeof(uint64_t));
+    size_t sl = tabai_powmod_scratch_limbs(n, ebits);
+    uint64_t *scratch = malloc(sl * sizeof(uint64_t));
     if (!scratch) return TABAI_ERR_ALLOC;
-    tabai_status s = tabai_mont_powmod(ctx, r, a, e, ebits, scratch);
-    free(scratch);
+    tabai_status s = tabai_mont_powmod(ctx, r, a, e, ebits, scratch, sl);
+    tabai_wipe_free(scratch, sl * sizeof(uint64_t)); /* powers of the secret a */
     return s;
 }
 

@@ -45,7 +45,7 @@ static inline int tabai_verify_mont_ctx(const tabai_mont *c) {
  * K >= 2^(64n) (its top limb k[n] non-zero, since p < R). */
 static inline int tabai_verify_ohta_ctx(const tabai_ohta *c) {
     return c->n >= 1 && c->n <= TABAI_MAX_LIMBS && c->p[c->n - 1] != 0 &&
-           (c->n > 1 || c->p[0] >= 2) && c->k[c->n] != 0;
+           (c->n > 1 || c->p[0] >= 2) && c->k[c->n] != 0 && c->mul && c->sqr;
 }
 
 #endif

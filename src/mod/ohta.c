@@ -102,7 +102,10 @@ tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n) {
     c.n = len;
     memcpy(c.p, p, len * sizeof(uint64_t));
     c.bits = tabai_bitlen_vartime(p, len);
-    c.tier = (int)tabai_cpu_tier();
+    const tabai_kernels *k = tabai_kernels_active();
+    c.tier = (int)k->tier;
+    c.mul = k->mul[tabai_slot(len)];
+    c.sqr = k->sqr[tabai_slot(len)];
     ohta_constant(c.k, p, len);
     TABAI_VERIFY_CHECK(tabai_verify_ohta_ctx(&c) && ohta_k_ok(c.k, c.p, c.n));
     *ctx = c;
@@ -186,14 +189,14 @@ void tabai_ohta_mul_unchecked(const tabai_ohta *ctx, uint64_t *r, const uint64_t
                               const uint64_t *b) {
     TABAI_VERIFY_CHECK(tabai_lt_n(a, ctx->p, ctx->n) && tabai_lt_n(b, ctx->p, ctx->n));
     uint64_t h[2 * TABAI_MAX_LIMBS];
-    tabai_kernels_active()->mul[tabai_slot(ctx->n)](h, a, b, ctx->n);
+    ctx->mul(h, a, b, ctx->n);
     ohta_reduce(ctx, r, h);
 }
 
 void tabai_ohta_sqr_unchecked(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a) {
     TABAI_VERIFY_CHECK(tabai_lt_n(a, ctx->p, ctx->n));
     uint64_t h[2 * TABAI_MAX_LIMBS];
-    tabai_kernels_active()->sqr[tabai_slot(ctx->n)](h, a, ctx->n);
+    ctx->sqr(h, a, ctx->n);
     ohta_reduce(ctx, r, h);
 }
 

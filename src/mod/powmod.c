@@ -174,9 +174,10 @@ static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const
 /* The four context entry points: argument checks, then one of the two algorithms. */
 static tabai_status powmod_checked(const field *f, const uint64_t *p, uint64_t *r,
                                    const uint64_t *b, const uint64_t *e, size_t ebits,
-                                   uint64_t *scratch, int vartime) {
+                                   uint64_t *scratch, size_t scratch_limbs, int vartime) {
     if (!r || !b || !scratch || (!e && ebits)) return TABAI_ERR_NULL;
     if (ebits > MAX_EBITS) return TABAI_ERR_SIZE;
+    if (scratch_limbs < tabai_powmod_scratch_limbs(f->n, ebits)) return TABAI_ERR_SCRATCH;
     if (!tabai_reduced_public(b, p, f->n)) return TABAI_ERR_RANGE; /* public: an error */
     unsigned w = tabai_powmod_window(ebits);
     if (vartime) powmod_vartime(f, r, b, e, ebits, scratch, w);
@@ -185,31 +186,35 @@ static tabai_status powmod_checked(const field *f, const uint64_t *p, uint64_t *
 }
 
 tabai_status tabai_mont_powmod(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
-                               const uint64_t *e, size_t ebits, uint64_t *scratch) {
+                               const uint64_t *e, size_t ebits, uint64_t *scratch,
+                               size_t scratch_limbs) {
     if (!ctx) return TABAI_ERR_NULL;
     field f = mont_field(ctx);
-    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, 0);
+    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, scratch_limbs, 0);
 }
 
 tabai_status tabai_mont_powmod_vartime(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
-                                       const uint64_t *e, size_t ebits, uint64_t *scratch) {
+                                       const uint64_t *e, size_t ebits, uint64_t *scratch,
+                                       size_t scratch_limbs) {
     if (!ctx) return TABAI_ERR_NULL;
     field f = mont_field(ctx);
-    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, 1);
+    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, scratch_limbs, 1);
 }
 
 tabai_status tabai_ohta_powmod(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
-                               const uint64_t *e, size_t ebits, uint64_t *scratch) {
+                               const uint64_t *e, size_t ebits, uint64_t *scratch,
+                               size_t scratch_limbs) {
     if (!ctx) return TABAI_ERR_NULL;
     field f = ohta_field(ctx);
-    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, 0);
+    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, scratch_limbs, 0);
 }
 
 tabai_status tabai_ohta_powmod_vartime(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
-                                       const uint64_t *e, size_t ebits, uint64_t *scratch) {
+                                       const uint64_t *e, size_t ebits, uint64_t *scratch,
+                                       size_t scratch_limbs) {
     if (!ctx) return TABAI_ERR_NULL;
     field f = ohta_field(ctx);
-    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, 1);
+    return powmod_checked(&f, ctx->p, r, b, e, ebits, scratch, scratch_limbs, 1);
 }
 
 /* b mod m for an n-limb b and the Ohta context of m (m has ctx->n <= n limbs). */
@@ -239,7 +244,8 @@ static tabai_status powmod_any(uint64_t *r, const uint64_t *b, const uint64_t *e
         return TABAI_OK;
     }
     tabai_ohta *o = malloc(sizeof *o);
-    uint64_t *scratch = malloc(tabai_powmod_scratch_limbs(mn, ebits) * sizeof(uint64_t));
+    const size_t sl = tabai_powmod_scratch_limbs(mn, ebits);
+    uint64_t *scratch = malloc(sl * sizeof(uint64_t));
     tabai_mont *mc = NULL;
     uint64_t br[TABAI_MAX_LIMBS], out[TABAI_MAX_LIMBS];
     tabai_status s = TABAI_ERR_ALLOC;
@@ -261,9 +267,12 @@ static tabai_status powmod_any(uint64_t *r, const uint64_t *b, const uint64_t *e
     for (size_t i = 0; i < n; i++) r[i] = i < mn ? out[i] : 0;
     s = TABAI_OK;
 done:
-    free(o);
-    free(mc);
-    free(scratch);
+    /* the modulus may be secret (a prime of a key), the base and its powers are */
+    tabai_wipe_free(o, sizeof *o);
+    tabai_wipe_free(mc, sizeof *mc);
+    tabai_wipe_free(scratch, sl * sizeof(uint64_t));
+    tabai_wipe(br, sizeof br);
+    tabai_wipe(out, sizeof out);
     return s;
 }
 

@@ -123,7 +123,7 @@ static tabai_status blind_refresh(tabai_rsa_key *key) {
     tabai_mont_to(mn, t, t);
     tabai_mont_mul(mn, key->unblind, v, t); /* (u^-1 R)(t R) R^-1 = r^-1 R */
     tabai_mont_powmod_vartime(mn, u, r, &key->pub.e, 64 - (size_t)__builtin_clzll(key->pub.e),
-                              scratch);
+                              scratch, sl);
     tabai_mont_to(mn, key->blind, u); /* r^e R */
     key->uses = 0;
 done:
@@ -358,7 +358,7 @@ static tabai_status priv_finish(void *arg, size_t lo, size_t hi) {
         /* the check by the public exponent, against the caller's c */
         if (b->lanes_check) continue;
         tabai_mont_powmod_vartime(mn, chk, res, &key->pub.e,
-                                  64 - (size_t)__builtin_clzll(key->pub.e), scratch);
+                                  64 - (size_t)__builtin_clzll(key->pub.e), scratch, b->sl);
         (void)nl;
         if (check_differs(b, i, chk)) __atomic_store_n(&b->fault, 1, __ATOMIC_RELAXED);
     }
@@ -460,12 +460,13 @@ typedef struct pub_batch {
 
 static tabai_status pub_range(void *arg, size_t lo, size_t hi) {
     pub_batch *b = arg;
-    uint64_t *scratch = malloc(tabai_powmod_scratch_limbs(b->NL, 64) * sizeof(uint64_t));
+    const size_t sl = tabai_powmod_scratch_limbs(b->NL, 64);
+    uint64_t *scratch = malloc(sl * sizeof(uint64_t));
     if (!scratch) return TABAI_ERR_ALLOC;
     for (size_t i = lo; i < hi; i++) {
         const tabai_rsa_public_key *pk = b->pub[i];
         tabai_mont_powmod_vartime(&pk->mn, b->out + i * b->NL, b->m[i], &pk->e,
-                                  64 - (size_t)__builtin_clzll(pk->e), scratch);
+                                  64 - (size_t)__builtin_clzll(pk->e), scratch, sl);
     }
     free(scratch);
     return TABAI_OK;

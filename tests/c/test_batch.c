@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../bench/moduli.h"
 #include "mb/mb.h"
 #include "testutil.h"
 

@@ -202,8 +202,10 @@ static void check_set_tier(void) {
     tabai_tier native = tabai_cpu_native_tier(), start = tabai_cpu_tier();
     uint64_t p[4] = {0xffffffff00000001u, 0x123456789abcdef1u, 3, 0xfedcba9876543210u};
     static tabai_mont before, ctx;
+    static tabai_ohta obefore, octx;
     TU_CHECK(tabai_cpu_set_tier(TABAI_TIER_GENERIC) == TABAI_OK, "tabai_cpu_set_tier(generic)", 0, TU_NOV);
     tabai_mont_init(&before, p, 4);
+    tabai_ohta_init(&obefore, p, 4);
     for (int ti = 0; ti < TABAI_TIER_COUNT; ti++) {
         tabai_tier want = ti < (int)native ? (tabai_tier)ti : native;
         TU_CHECK(tabai_cpu_set_tier((tabai_tier)ti) == TABAI_OK, "tabai_cpu_set_tier", 0, TU_NOV);
@@ -219,6 +221,18 @@ static void check_set_tier(void) {
         TU_CHECK(before.tier == TABAI_TIER_GENERIC &&
                      before.mul == tabai_kernels_for_tier(TABAI_TIER_GENERIC)->mont_mul[4],
                  "a context keeps the kernels it copied", 0, TU_NOV);
+        /* Ohta contexts too: their tier is the tier of the kernels they run */
+        tabai_ohta_init(&octx, p, 4);
+        TU_CHECK(octx.tier == (int)want && octx.mul == k->mul[4] && octx.sqr == k->sqr[4],
+                 "an Ohta context copies the limb products of the tier in use", 0, TU_NOV);
+        TU_CHECK(obefore.tier == TABAI_TIER_GENERIC &&
+                     obefore.mul == tabai_kernels_for_tier(TABAI_TIER_GENERIC)->mul[4] &&
+                     obefore.sqr == tabai_kernels_for_tier(TABAI_TIER_GENERIC)->sqr[4],
+                 "an Ohta context keeps the kernels it copied", 0, TU_NOV);
+        uint64_t u[4] = {9, 10, 11, 12}, v1[4], v2[4];
+        TU_CHECK(tabai_ohta_mul(&obefore, v1, u, u) == TABAI_OK &&
+                     tabai_ohta_mul(&octx, v2, u, u) == TABAI_OK && tu_eq_n(v1, v2, 4),
+                 "old and new Ohta contexts agree", 4, TU_V("old", v1, 4), TU_V("new", v2, 4));
         /* the public functions follow the tier: a product through the API vs GMP */
         uint64_t a[8], b[8], r[16], w[16];
         tu_fill_any(a, 8), tu_fill_any(b, 8);

@@ -13,17 +13,74 @@
 #define NMAX TABAI_MAX_LIMBS
 #define SENT 0x5e5e5e5e5e5e5e5eu
 
-/* ---- allocation failure injection ---- */
+/* ---- allocation failure injection, leak and wipe checks ----
+ * malloc, calloc and free of the (static) library land in the wrappers below. While
+ * `tracking` is on (around one library call), every block the library allocates is recorded
+ * and malloc's blocks are filled with a non-zero pattern; free checks that a recorded block is
+ * all zero (wiped with tabai_wipe) before releasing it, and the run ends with no recorded
+ * block alive (nothing leaked). fail_countdown = k makes the (k+1)-th allocation fail. */
 void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void __real_free(void *p);
 static int fail_countdown = -1; /* -1: never fail; k: the (k+1)-th call fails */
-void *__wrap_malloc(size_t size) {
+static int tracking;
+#define MAX_BLOCKS 64
+static struct {
+    void *p;
+    size_t size;
+} blocks[MAX_BLOCKS];
+static size_t live_blocks, unwiped_frees, untracked_blocks;
+
+static int alloc_fails(void) {
     if (fail_countdown == 0) {
         fail_countdown = -1;
-        return NULL;
+        return 1;
     }
     if (fail_countdown > 0) fail_countdown--;
-    return __real_malloc(size);
+    return 0;
 }
+static void track(void *p, size_t size) {
+    if (!tracking || !p) return;
+    for (size_t i = 0; i < MAX_BLOCKS; i++)
+        if (!blocks[i].p) {
+            blocks[i].p = p, blocks[i].size = size, live_blocks++;
+            return;
+        }
+    untracked_blocks++;
+}
+void *__wrap_malloc(size_t size) {
+    if (alloc_fails()) return NULL;
+    void *p = __real_malloc(size);
+    if (p && tracking) memset(p, 0xa5, size); /* an unwritten block is not zero either */
+    track(p, size);
+    return p;
+}
+void *__wrap_calloc(size_t count, size_t size) {
+    if (alloc_fails()) return NULL;
+    void *p = __real_calloc(count, size);
+    track(p, count * size);
+    return p;
+}
+void __wrap_free(void *p) {
+    for (size_t i = 0; p && i < MAX_BLOCKS; i++)
+        if (blocks[i].p == p) {
+            const unsigned char *b = p;
+            for (size_t j = 0; j < blocks[i].size; j++)
+                if (b[j]) {
+                    unwiped_frees++;
+                    break;
+                }
+            blocks[i].p = NULL, live_blocks--;
+            break;
+        }
+    __real_free(p);
+}
+static void tracking_begin(void) {
+    memset(blocks, 0, sizeof blocks);
+    live_blocks = unwiped_frees = untracked_blocks = 0;
+    tracking = 1;
+}
+static void tracking_end(void) { tracking = 0; }
 
 static const char *status_name(tabai_status s) {
     switch (s) {
@@ -36,6 +93,8 @@ static const char *status_name(tabai_status s) {
     case TABAI_ERR_TIER: return "TABAI_ERR_TIER";
     case TABAI_ERR_KERNEL: return "TABAI_ERR_KERNEL";
     case TABAI_ERR_ALLOC: return "TABAI_ERR_ALLOC";
+    case TABAI_ERR_SCRATCH: return "TABAI_ERR_SCRATCH";
+    default: break;
     }
     return "?";
 }
@@ -121,6 +180,17 @@ static void bytes_errors(void) {
              "tabai_to_bytes: value does not fit, nothing written", 2, TU_NOV);
     TU_CHECK(tabai_to_bytes(NULL, 8, a, 2) == TABAI_ERR_NULL && tabai_to_bytes(out, 8, NULL, 2) == TABAI_ERR_NULL,
              "tabai_to_bytes NULL", 2, TU_NOV);
+    /* 8n overflows a size_t: refused before any byte or limb is touched (no limb array that
+     * long can exist; the buffers here are short, so any access past them would be caught) */
+    const size_t huge = SIZE_MAX / 8 + 2; /* 8 * huge wraps to 8 */
+    s = tabai_to_bytes(out, 12, a, huge);
+    TU_CHECK(s == TABAI_ERR_SIZE && memcmp(out, ref, sizeof out) == 0,
+             "tabai_to_bytes: 8n overflows, TABAI_ERR_SIZE, nothing written", 2, TU_NOV);
+    RN = 2;
+    R = tu_buf_new(RN);
+    EXPECT(tabai_from_bytes(R, huge, be, 16), TABAI_ERR_SIZE, "tabai_from_bytes: 8n overflows");
+    EXPECT(tabai_from_bytes(R, SIZE_MAX, be, 3), TABAI_ERR_SIZE, "tabai_from_bytes: n = SIZE_MAX");
+    tu_buf_free(R);
     s = tabai_to_bytes(out, 9, a, 2);
     TU_CHECK(s == TABAI_OK && out[0] == 0x99 && out[8] == 0x88 && out[9] == 0xee,
              "tabai_to_bytes 9 bytes (fits), no byte written past len", 2, TU_NOV);
@@ -219,22 +289,32 @@ static void mont_errors(void) {
         uint64_t e[4] = {0x123456789abcdefu, 3, 0, 0};
         size_t ebits = 66, sl = tabai_powmod_scratch_limbs(n, 2 * 64 * NMAX + 1);
         uint64_t *scr = malloc(sl * 8);
-        EXPECT(tabai_mont_powmod(&good, R, big1, e, ebits, scr), TABAI_ERR_RANGE, "tabai_mont_powmod b >= p");
-        EXPECT(tabai_mont_powmod_vartime(&good, R, big2, e, ebits, scr), TABAI_ERR_RANGE,
+        EXPECT(tabai_mont_powmod(&good, R, big1, e, ebits, scr, sl), TABAI_ERR_RANGE, "tabai_mont_powmod b >= p");
+        EXPECT(tabai_mont_powmod_vartime(&good, R, big2, e, ebits, scr, sl), TABAI_ERR_RANGE,
                "tabai_mont_powmod_vartime b >= p");
-        EXPECT(tabai_mont_powmod(NULL, R, a, e, ebits, scr), TABAI_ERR_NULL, "tabai_mont_powmod ctx NULL");
-        EXPECT(tabai_mont_powmod(&good, R, NULL, e, ebits, scr), TABAI_ERR_NULL, "tabai_mont_powmod b NULL");
-        EXPECT(tabai_mont_powmod(&good, R, a, NULL, ebits, scr), TABAI_ERR_NULL,
+        EXPECT(tabai_mont_powmod(NULL, R, a, e, ebits, scr, sl), TABAI_ERR_NULL, "tabai_mont_powmod ctx NULL");
+        EXPECT(tabai_mont_powmod(&good, R, NULL, e, ebits, scr, sl), TABAI_ERR_NULL, "tabai_mont_powmod b NULL");
+        EXPECT(tabai_mont_powmod(&good, R, a, NULL, ebits, scr, sl), TABAI_ERR_NULL,
                "tabai_mont_powmod e NULL, ebits > 0");
-        EXPECT(tabai_mont_powmod(&good, R, a, e, ebits, NULL), TABAI_ERR_NULL, "tabai_mont_powmod scratch NULL");
-        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, ebits, NULL), TABAI_ERR_NULL,
+        EXPECT(tabai_mont_powmod(&good, R, a, e, ebits, NULL, sl), TABAI_ERR_NULL, "tabai_mont_powmod scratch NULL");
+        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, ebits, NULL, sl), TABAI_ERR_NULL,
                "tabai_mont_powmod_vartime scratch NULL");
-        TU_CHECK(tabai_mont_powmod(&good, NULL, a, e, ebits, scr) == TABAI_ERR_NULL,
+        TU_CHECK(tabai_mont_powmod(&good, NULL, a, e, ebits, scr, sl) == TABAI_ERR_NULL,
                  "tabai_mont_powmod r NULL", n, TU_NOV);
-        EXPECT(tabai_mont_powmod(&good, R, a, e, 2 * 64 * NMAX + 1, scr), TABAI_ERR_SIZE,
+        EXPECT(tabai_mont_powmod(&good, R, a, e, 2 * 64 * NMAX + 1, scr, sl), TABAI_ERR_SIZE,
                "tabai_mont_powmod ebits > 2 * 64 * TABAI_MAX_LIMBS");
-        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, (size_t)-1, scr), TABAI_ERR_SIZE,
+        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, (size_t)-1, scr, sl), TABAI_ERR_SIZE,
                "tabai_mont_powmod_vartime ebits = SIZE_MAX");
+        /* scratch one limb short for this ebits: nothing written */
+        size_t need = tabai_powmod_scratch_limbs(n, ebits);
+        EXPECT(tabai_mont_powmod(&good, R, a, e, ebits, scr, need - 1), TABAI_ERR_SCRATCH,
+               "tabai_mont_powmod scratch one limb short");
+        EXPECT(tabai_mont_powmod_vartime(&good, R, a, e, ebits, scr, 0), TABAI_ERR_SCRATCH,
+               "tabai_mont_powmod_vartime scratch length 0");
+        EXPECT(tabai_mont_powmod(&good, R, a, e, 0, scr, tabai_powmod_scratch_limbs(n, 0) - 1),
+               TABAI_ERR_SCRATCH, "tabai_mont_powmod ebits = 0, scratch one limb short");
+        TU_CHECK(tabai_mont_powmod(&good, R, a, e, ebits, scr, need) == TABAI_OK,
+                 "tabai_mont_powmod scratch of exactly the size asked", n, TU_NOV);
         free(scr);
         tu_buf_free(R);
     }
@@ -307,17 +387,22 @@ static void ohta_errors(void) {
         EXPECT(tabai_ohta_reduce(NULL, R, x), TABAI_ERR_NULL, "tabai_ohta_reduce ctx NULL");
         /* powmod */
         uint64_t e[2] = {0xfedcba9876543210u, 1};
-        uint64_t *scr = malloc(tabai_powmod_scratch_limbs(n, 65) * 8);
-        EXPECT(tabai_ohta_powmod(&good, R, big, e, 65, scr), TABAI_ERR_RANGE, "tabai_ohta_powmod b = p");
-        EXPECT(tabai_ohta_powmod_vartime(&good, R, big, e, 65, scr), TABAI_ERR_RANGE,
+        size_t sl = tabai_powmod_scratch_limbs(n, 65);
+        uint64_t *scr = malloc(sl * 8);
+        EXPECT(tabai_ohta_powmod(&good, R, big, e, 65, scr, sl), TABAI_ERR_RANGE, "tabai_ohta_powmod b = p");
+        EXPECT(tabai_ohta_powmod_vartime(&good, R, big, e, 65, scr, sl), TABAI_ERR_RANGE,
                "tabai_ohta_powmod_vartime b = p");
-        EXPECT(tabai_ohta_powmod(NULL, R, a, e, 65, scr), TABAI_ERR_NULL, "tabai_ohta_powmod ctx NULL");
-        EXPECT(tabai_ohta_powmod(&good, R, a, NULL, 65, scr), TABAI_ERR_NULL, "tabai_ohta_powmod e NULL");
-        EXPECT(tabai_ohta_powmod(&good, R, a, e, 65, NULL), TABAI_ERR_NULL, "tabai_ohta_powmod scratch NULL");
-        EXPECT(tabai_ohta_powmod_vartime(&good, R, NULL, e, 65, scr), TABAI_ERR_NULL,
+        EXPECT(tabai_ohta_powmod(NULL, R, a, e, 65, scr, sl), TABAI_ERR_NULL, "tabai_ohta_powmod ctx NULL");
+        EXPECT(tabai_ohta_powmod(&good, R, a, NULL, 65, scr, sl), TABAI_ERR_NULL, "tabai_ohta_powmod e NULL");
+        EXPECT(tabai_ohta_powmod(&good, R, a, e, 65, NULL, sl), TABAI_ERR_NULL, "tabai_ohta_powmod scratch NULL");
+        EXPECT(tabai_ohta_powmod_vartime(&good, R, NULL, e, 65, scr, sl), TABAI_ERR_NULL,
                "tabai_ohta_powmod_vartime b NULL");
-        EXPECT(tabai_ohta_powmod(&good, R, a, e, 2 * 64 * NMAX + 1, scr), TABAI_ERR_SIZE,
+        EXPECT(tabai_ohta_powmod(&good, R, a, e, 2 * 64 * NMAX + 1, scr, sl), TABAI_ERR_SIZE,
                "tabai_ohta_powmod ebits too long");
+        EXPECT(tabai_ohta_powmod(&good, R, a, e, 65, scr, sl - 1), TABAI_ERR_SCRATCH,
+               "tabai_ohta_powmod scratch one limb short");
+        EXPECT(tabai_ohta_powmod_vartime(&good, R, a, e, 65, scr, sl - 1), TABAI_ERR_SCRATCH,
+               "tabai_ohta_powmod_vartime scratch one limb short");
         free(scr);
         tu_buf_free(R);
     }
@@ -457,6 +542,189 @@ static void misc_errors(void) {
     tu_buf_free(R);
 }
 
+
+/* ---- every allocating entry point under allocation failure ---- */
+
+/* Runs f with the (k+1)-th allocation failing, k = 0, 1, ... until a run needs no failing
+ * allocation: each failing run must return TABAI_ERR_ALLOC with the outputs (R) untouched,
+ * the last TABAI_OK; every run leaks nothing and wipes every block it frees. */
+typedef tabai_status (*entry_fn)(void);
+static void inject(const char *what, entry_fn f) {
+    int k = 0;
+    for (; k < 40; k++) {
+        arm();
+        fail_countdown = k;
+        tracking_begin();
+        tabai_status s = f();
+        tracking_end();
+        int fired = fail_countdown == -1;
+        fail_countdown = -1;
+        uint64_t sv = (uint64_t)(int64_t)s, kk = (uint64_t)k, lv = live_blocks, uw = unwiped_frees;
+        tu_note("%s, allocation %d fails", what, k);
+        if (fired)
+            TU_CHECK(s == TABAI_ERR_ALLOC && untouched(), "allocation fails: TABAI_ERR_ALLOC, outputs untouched",
+                     RN, TU_V("allocation", &kk, 1), TU_V("status", &sv, 1));
+        else
+            TU_CHECK(s == TABAI_OK, "every allocation succeeds: TABAI_OK", RN, TU_V("status", &sv, 1));
+        TU_CHECK(live_blocks == 0 && untracked_blocks == 0, "nothing leaked", RN, TU_V("blocks alive", &lv, 1));
+        TU_CHECK(unwiped_frees == 0, "every freed block wiped (tabai_wipe) before free", RN,
+                 TU_V("unwiped blocks", &uw, 1));
+        tu_note("%s", "");
+        if (!fired) break;
+    }
+    uint64_t kk = (uint64_t)k;
+    tu_note("%s", what);
+    TU_CHECK(k >= 1 && k < 40, "the entry point allocates (failure injection reached it)", RN,
+             TU_V("allocations", &kk, 1));
+    tu_note("%s", "");
+}
+
+#define IN 3 /* limbs of the operands below */
+static uint64_t in_m[2][IN], in_b[IN], in_e[IN];
+static uint64_t big_m[NMAX + 2], big_b[NMAX + 2];
+static tabai_mont in_mc;
+static tabai_rsa_key in_key;
+#define RSA_H 8 /* limbs of each prime of the RSA key below (a 1024-bit N, the smallest) */
+static uint64_t in_c[2 * RSA_H];
+static int in_vt, in_even;
+
+static tabai_status e_powmod(void) {
+    const uint64_t *m = in_m[in_even];
+    return in_vt ? tabai_powmod_vartime(R, in_b, in_e, 150, m, IN) : tabai_powmod(R, in_b, in_e, 150, m, IN);
+}
+static tabai_status e_inv_prime(void) { return tabai_mont_inv_prime(&in_mc, R, in_b); }
+static tabai_status e_modmul_batch(void) {
+    uint64_t *r[3] = {R, R + IN, R + 2 * IN};
+    const uint64_t *a[3] = {in_b, in_b, in_b}, *m[3] = {in_m[0], in_m[0], in_m[0]};
+    return tabai_modmul_batch(3, r, a, a, m, IN);
+}
+static tabai_status e_powmod_batch(void) {
+    uint64_t *r[3] = {R, R + IN, R + 2 * IN};
+    const uint64_t *b[3] = {in_b, in_b, in_b}, *e[3] = {in_e, in_e, in_e};
+    const uint64_t *m[3] = {in_m[0], in_m[0], in_m[0]};
+    return tabai_powmod_batch(3, r, b, e, 150, m, IN, 1);
+}
+static tabai_status e_powmod_batch_long(void) { /* above 4096 bits: the scalar loop */
+    uint64_t *r[2] = {R, R + NMAX};
+    const uint64_t *b[2] = {big_b, big_b}, *e[2] = {in_e, in_e}, *m[2] = {big_m, big_m};
+    return tabai_powmod_batch(2, r, b, e, 150, m, NMAX, 1);
+}
+static tabai_status e_rsa(void) {
+    uint64_t *m[2] = {R, R + 2 * RSA_H};
+    const uint64_t *c[2] = {in_c, in_c};
+    tabai_rsa_key *k[2] = {&in_key, &in_key};
+    return tabai_rsa_private_batch(2, m, c, k, 1);
+}
+
+/* an RSA key of two h-limb primes with their top bits set, e = 65537 */
+static void make_rsa_key(tabai_rsa_key *key, uint64_t *n_out, size_t h) {
+    mpz_t p, q, t, phi, d, x;
+    mpz_inits(p, q, t, phi, d, x, NULL);
+    uint64_t l[2 * RSA_H];
+    do {
+        for (int i = 0; i < 2; i++) {
+            mpz_ptr z = i ? q : p;
+            for (size_t j = 0; j < h; j++) l[j] = tu_rand();
+            l[h - 1] |= (uint64_t)3 << 62;
+            tu_to_mpz(z, l, h);
+            mpz_nextprime(z, z);
+        }
+        mpz_sub_ui(phi, p, 1), mpz_sub_ui(t, q, 1), mpz_mul(phi, phi, t);
+        mpz_set_ui(t, 65537);
+    } while (mpz_sizeinbase(p, 2) != 64 * h || mpz_sizeinbase(q, 2) != 64 * h || !mpz_cmp(p, q) ||
+             !mpz_invert(d, t, phi));
+    const size_t nl = 2 * h; /* every parameter as an nl-limb number */
+    uint64_t N[2 * RSA_H], D[2 * RSA_H], P[2 * RSA_H], Q[2 * RSA_H], DP[2 * RSA_H],
+        DQ[2 * RSA_H], QI[2 * RSA_H];
+    mpz_mul(x, p, q), tu_from_mpz(N, nl, x);
+    tu_from_mpz(D, nl, d), tu_from_mpz(P, nl, p), tu_from_mpz(Q, nl, q);
+    mpz_sub_ui(t, p, 1), mpz_mod(x, d, t), tu_from_mpz(DP, nl, x);
+    mpz_sub_ui(t, q, 1), mpz_mod(x, d, t), tu_from_mpz(DQ, nl, x);
+    mpz_invert(x, q, p), tu_from_mpz(QI, nl, x);
+    TU_CHECK(tabai_rsa_key_init(key, N, 65537, D, P, Q, DP, DQ, QI, nl) == TABAI_OK,
+             "tabai_rsa_key_init", h, TU_NOV);
+    mpz_mul(x, p, q), mpz_sub_ui(x, x, 12345), tu_from_mpz(n_out, 2 * h, x); /* c = N - 12345 */
+    mpz_clears(p, q, t, phi, d, x, NULL);
+}
+
+static void alloc_failures(void) {
+    tu_modulus(in_m[0], IN, TU_MOD_UNIFORM, TU_ODD);
+    tu_modulus(in_m[1], IN, TU_MOD_UNIFORM, TU_EVEN);
+    tu_operand(in_b, in_m[0], IN, TU_OP_UNIFORM);
+    in_b[0] |= 1; /* != 0: invertible mod a prime */
+    tu_fill(in_e, IN, TU_UNIFORM);
+    tu_modulus(big_m, NMAX, TU_MOD_UNIFORM, TU_ODD);
+    tu_operand(big_b, big_m, NMAX, TU_OP_UNIFORM);
+    RN = 3 * IN;
+    R = tu_buf_new(RN);
+    for (in_even = 0; in_even < 2; in_even++)
+        for (in_vt = 0; in_vt < 2; in_vt++)
+            inject(in_vt ? "tabai_powmod_vartime" : "tabai_powmod", e_powmod);
+    /* a prime modulus for the inversion */
+    mpz_t p;
+    mpz_init(p);
+    tu_to_mpz(p, in_m[0], IN), mpz_nextprime(p, p);
+    uint64_t pl[IN + 1] = {0};
+    tu_from_mpz(pl, IN + 1, p);
+    if (pl[IN] == 0) {
+        tabai_mont_init(&in_mc, pl, IN);
+        tu_operand(in_b, pl, IN, TU_OP_UNIFORM);
+        in_b[0] |= 1;
+        inject("tabai_mont_inv_prime", e_inv_prime);
+    }
+    mpz_clear(p);
+    tu_operand(in_b, in_m[0], IN, TU_OP_UNIFORM);
+    inject("tabai_modmul_batch", e_modmul_batch);
+    inject("tabai_powmod_batch", e_powmod_batch);
+    tu_buf_free(R);
+    RN = 2 * NMAX;
+    R = tu_buf_new(RN);
+    inject("tabai_powmod_batch above 4096 bits", e_powmod_batch_long);
+    tu_buf_free(R);
+    make_rsa_key(&in_key, in_c, RSA_H);
+    RN = 4 * RSA_H;
+    R = tu_buf_new(RN);
+    inject("tabai_rsa_private_batch", e_rsa);
+    tu_buf_free(R);
+    tabai_rsa_key_clear(&in_key);
+}
+
+/* The raw products above TABAI_MAX_LIMBS allocate their Karatsuba scratch: with the
+ * allocation failing they fall back to rows without scratch, same result, nothing leaked;
+ * the scratch (differences of the operands) is wiped before free. */
+static void big_product_fallback(void) {
+    static const size_t sizes[] = {129, 300};
+    for (size_t si = 0; si < 2; si++) {
+        size_t n = sizes[si];
+        uint64_t *a = malloc(8 * n), *b = malloc(8 * n), *r = malloc(16 * n), *w = malloc(16 * n);
+        tu_fill(a, n, TU_UNIFORM), tu_fill(b, n, TU_ONES);
+        for (int op = 0; op < 3; op++) {
+            if (op == 1) mpn_sqr((mp_limb_t *)w, (const mp_limb_t *)a, n);
+            else mpn_mul_n((mp_limb_t *)w, (const mp_limb_t *)a, (const mp_limb_t *)b, n);
+            for (int fail = 0; fail < 2; fail++) {
+                memset(r, 0x77, 16 * n);
+                fail_countdown = fail ? 0 : -1;
+                tracking_begin();
+                if (op == 0) tabai_mul_n(r, a, b, n);
+                else if (op == 1) tabai_sqr_n(r, a, n);
+                else tabai_mul(r, a, n, b, n);
+                tracking_end();
+                int fired = fail_countdown == -1 && fail;
+                fail_countdown = -1;
+                uint64_t o = (uint64_t)op;
+                tu_note("%s, allocation %s", op == 0 ? "tabai_mul_n" : op == 1 ? "tabai_sqr_n" : "tabai_mul",
+                        fail ? "fails" : "succeeds");
+                TU_CHECK(tu_eq_n(r, w, 2 * n) && (fail ? fired : 1), "product above TABAI_MAX_LIMBS", n,
+                         TU_V("op", &o, 1));
+                TU_CHECK(live_blocks == 0 && unwiped_frees == 0 && untracked_blocks == 0,
+                         "product above TABAI_MAX_LIMBS: scratch wiped and freed", n, TU_V("op", &o, 1));
+                tu_note("%s", "");
+            }
+        }
+        free(a), free(b), free(r), free(w);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     tu_init(argv[0]);
@@ -467,5 +735,7 @@ int main(int argc, char **argv) {
     powmod_any_errors();
     inv_vartime_errors();
     misc_errors();
+    alloc_failures();
+    big_product_fallback();
     return tu_finish();
 }

@@ -1,4 +1,5 @@
 /* The raw limb functions of include/tabai.h against GMP's mpn layer, for every n = 1..128
+ * and n = 129 .. 1000 (mul_n, sqr_n, mul: any n)
  * in the tier TABAI_CPU selects: tabai_add_n, sub_n, mul_n, sqr_n, mul (m x n), mul_1,
  * addmul_1, cmp_n, cnd_select_n, cnd_sub_n.
  * Operands: every named class of testutil (uniform, runs, edge limbs, zero, all ones,
@@ -55,7 +56,7 @@ static void check_addsub(int is_sub, const uint64_t *a0, const uint64_t *b0, siz
 
 /* ---- mul_n / sqr_n ---- */
 static void check_mul_n(const uint64_t *a0, const uint64_t *b0, size_t n) {
-    uint64_t want[2 * NMAX], *a = tu_dup(a0, n), *b = tu_dup(b0, n), *r = tu_buf_new(2 * n);
+    uint64_t *want = malloc(16 * n), *a = tu_dup(a0, n), *b = tu_dup(b0, n), *r = tu_buf_new(2 * n);
     mpn_mul_n(ML(want), CML(a0), CML(b0), n);
     tabai_mul_n(r, a, b, n);
     TU_CHECK(tu_eq_n(r, want, 2 * n) && tu_buf_ok(r) && tu_eq_n(a, a0, n) && tu_eq_n(b, b0, n),
@@ -66,21 +67,22 @@ static void check_mul_n(const uint64_t *a0, const uint64_t *b0, size_t n) {
     tabai_mul_n(r, a, a, n);
     TU_CHECK(tu_eq_n(r, want, 2 * n) && tu_buf_ok(r) && tu_eq_n(a, a0, n), "tabai_mul_n a == b", n,
              TU_V("a", a0, n), TU_V("got", r, 2 * n), TU_V("want", want, 2 * n));
-    free(a), free(b), tu_buf_free(r);
+    free(want), free(a), free(b), tu_buf_free(r);
 }
 
 static void check_sqr_n(const uint64_t *a0, size_t n) {
-    uint64_t want[2 * NMAX], *a = tu_dup(a0, n), *r = tu_buf_new(2 * n);
+    uint64_t *want = malloc(16 * n), *a = tu_dup(a0, n), *r = tu_buf_new(2 * n);
     mpn_sqr(ML(want), CML(a0), n);
     tabai_sqr_n(r, a, n);
     TU_CHECK(tu_eq_n(r, want, 2 * n) && tu_buf_ok(r) && tu_eq_n(a, a0, n), "tabai_sqr_n", n,
              TU_V("a", a0, n), TU_V("got", r, 2 * n), TU_V("want", want, 2 * n));
-    free(a), tu_buf_free(r);
+    free(want), free(a), tu_buf_free(r);
 }
 
 /* ---- mul (an x bn) ---- */
 static void check_mul(const uint64_t *a0, size_t an, const uint64_t *b0, size_t bn) {
-    uint64_t want[2 * NMAX], *a = tu_dup(a0, an), *b = tu_dup(b0, bn), *r = tu_buf_new(an + bn);
+    uint64_t *want = malloc(8 * (an + bn)), *a = tu_dup(a0, an), *b = tu_dup(b0, bn),
+             *r = tu_buf_new(an + bn);
     if (an >= bn) mpn_mul(ML(want), CML(a0), an, CML(b0), bn);
     else mpn_mul(ML(want), CML(b0), bn, CML(a0), an);
     tabai_mul(r, a, an, b, bn);
@@ -88,7 +90,7 @@ static void check_mul(const uint64_t *a0, size_t an, const uint64_t *b0, size_t 
     TU_CHECK(tu_eq_n(r, want, an + bn) && tu_buf_ok(r) && tu_eq_n(a, a0, an) && tu_eq_n(b, b0, bn),
              "tabai_mul (an x bn)", an, TU_V("bn", &bnv, 1), TU_V("a", a0, an), TU_V("b", b0, bn),
              TU_V("got", r, an + bn), TU_V("want", want, an + bn));
-    free(a), free(b), tu_buf_free(r);
+    free(want), free(a), free(b), tu_buf_free(r);
 }
 
 /* ---- mul_1 / addmul_1 ---- */
@@ -242,6 +244,32 @@ static void check_zero_length(void) {
     tu_buf_free(r);
 }
 
+/* Above TABAI_MAX_LIMBS (no modulus): mul_n, sqr_n and mul (n x n and m x n) take any n,
+ * their Karatsuba scratch sized from n. Sizes just above the limit (one more level, odd
+ * halves), 2^k and far above it. */
+static void check_big(void) {
+    static const size_t sizes[] = {129, 130, 131, 200, 255, 256, 257, 1000};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        uint64_t *a = malloc(8 * n), *b = malloc(8 * n), *c = malloc(8 * n);
+        size_t iters = tu_iters(n > 300 ? 2 : 4);
+        for (size_t it = 0; it < iters; it++) {
+            int ca = it < 2 ? (it ? TU_ONES : TU_UNIFORM) : tu_fill_any(a, n);
+            int cb = it < 2 ? TU_ONES : tu_fill_any(b, n);
+            if (it < 2) tu_fill(a, n, ca), tu_fill(b, n, cb);
+            tu_note("big n, classes a %s, b %s", tu_class_name(ca), tu_class_name(cb));
+            check_mul_n(a, b, n);
+            check_sqr_n(a, n);
+            check_mul(a, n, b, n);
+            size_t an = 1 + tu_below(n);
+            tu_fill_any(c, an);
+            check_mul(c, an, b, n);
+            check_mul(b, n, c, an);
+        }
+        free(a), free(b), free(c);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     tu_init(argv[0]);
@@ -278,5 +306,6 @@ int main(int argc, char **argv) {
             check_mul(b, n, c, an);
         }
     }
+    check_big();
     return tu_finish();
 }

@@ -75,6 +75,15 @@ void tu_check_tier(void) {
 void tu_init(const char *prog) {
     const char *slash = prog ? strrchr(prog, '/') : NULL;
     prog_name = slash ? slash + 1 : (prog ? prog : "test");
+    /* a tier above the CPU's: nothing of that tier can run; exit with ctest's skip code
+     * rather than re-run a lower tier and pass */
+    const char *cpu = getenv("TABAI_CPU");
+    int want = cpu && *cpu ? tabai_tier_parse(cpu) : -1;
+    if (want > (int)tabai_cpu_native_tier()) {
+        printf("%s: skipped: tier %s not available (native %s)\n", prog_name,
+               tabai_tier_name((tabai_tier)want), tabai_tier_name(tabai_cpu_native_tier()));
+        exit(TU_SKIP);
+    }
     const char *s = getenv("TABAI_TEST_SEED");
     if (s && *s) {
         tu_seed = strtoull(s, NULL, 0);

@@ -5,8 +5,9 @@
  *   - Counts: TABAI_TEST_ITERS=x scales every count by x (a float, default 1; each scaled
  *     count is at least 1), so the sanitizer and valgrind runs can use 0.25 or less and a
  *     soak run 20.
- *   - Tier: if TABAI_CPU names a tier, tu_init checks that tabai_cpu_name() is that tier
- *     capped at what the CPU supports (an unknown value must give native), and fails the
+ *   - Tier: if TABAI_CPU names a tier above the CPU's, tu_init prints "skipped: tier X not
+ *     available" and exits with TU_SKIP (77, ctest's SKIP_RETURN_CODE); otherwise it checks
+ *     that tabai_cpu_name() is that tier (an unknown value must give native), and fails the
  *     run otherwise.
  * Failures never abort: TU_CHECK counts them, prints the first TU_MAX_REPORTS with the
  * limb count, every input in hex and the seed, and tu_finish() returns 1 if any failed.
@@ -33,6 +34,8 @@
 #include "tabai.h"
 
 /* ---- run setup, seed, counts ---- */
+/* exit code of a program whose tier (TABAI_CPU) is above the CPU's: ctest SKIP_RETURN_CODE */
+#define TU_SKIP 77
 void tu_init(const char *prog);
 int tu_finish(void);
 extern uint64_t tu_seed;

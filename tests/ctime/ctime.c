@@ -30,6 +30,7 @@
 #include <valgrind/memcheck.h>
 #include <valgrind/valgrind.h>
 
+#include "../../bench/moduli.h"
 #include "../../src/cpu/kernels.h"
 #include "../../src/rsa/rsa.h"
 #include "../../src/mb/mb.h"
@@ -413,15 +414,16 @@ static void test_powmod(const modulus *md, int round) {
     tabai_mont_init(&mc, md->p, n);
     tabai_ohta_init(&oc, md->p, n);
     uint64_t b[MAXN], e[2 * MAXN], r[3][MAXN], *scratch;
-    scratch = malloc(L8(tabai_powmod_scratch_limbs(n, ebits)));
+    const size_t sl = tabai_powmod_scratch_limbs(n, ebits);
+    scratch = malloc(L8(sl));
     tu_operand(b, md->p, n, TU_OP_UNIFORM);
     tu_fill(e, el, round ? TU_ONES : TU_UNIFORM);
     if (ebits % 64) e[el - 1] &= ((uint64_t)1 << (ebits % 64)) - 1;
     tabai_status st[3];
     SECRET(b, L8(n));
     SECRET(e, L8(el));
-    st[0] = tabai_mont_powmod(&mc, r[0], b, e, ebits, scratch);
-    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch);
+    st[0] = tabai_mont_powmod(&mc, r[0], b, e, ebits, scratch, sl);
+    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch, sl);
     PUBLIC(b, L8(n));
     PUBLIC(e, L8(el));
     PUBLIC(r, sizeof r);
@@ -450,7 +452,7 @@ static void test_powmod(const modulus *md, int round) {
     SECRET(b, L8(n));
     SECRET(bb, L8(n));
     SECRET(e, L8(el));
-    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch);
+    st[1] = tabai_ohta_powmod(&oc, r[1], b, e, ebits, scratch, sl);
     st[2] = tabai_powmod(r[2], bb, e, ebits, m, n);
     PUBLIC(b, L8(n));
     PUBLIC(bb, L8(n));
@@ -616,13 +618,40 @@ static void secret_key(tabai_rsa_key *k, int secret) {
     }
 }
 
+/* the key of primes p, q (h limbs each), e = 65537: d, dp, dq, qinv with GMP, every parameter
+ * as a 2h-limb number; 0 if e is not invertible */
+static int key_of_primes(tabai_rsa_key *key, mpz_t n, mpz_t d, const mpz_t p, const mpz_t q,
+                         size_t h) {
+    mpz_t phi, t, dp, dq, qi, e;
+    mpz_inits(phi, t, dp, dq, qi, e, NULL);
+    mpz_set_ui(e, 65537);
+    mpz_sub_ui(phi, p, 1);
+    mpz_sub_ui(t, q, 1);
+    mpz_mul(phi, phi, t);
+    int ok = mpz_cmp(p, q) && mpz_invert(d, e, phi);
+    if (ok) {
+        mpz_mul(n, p, q);
+        mpz_sub_ui(t, p, 1), mpz_mod(dp, d, t);
+        mpz_sub_ui(t, q, 1), mpz_mod(dq, d, t);
+        mpz_invert(qi, q, p);
+        const size_t nl = 2 * h;
+        uint64_t N[MAXN], D[MAXN], P[MAXN], Q[MAXN], DP[MAXN], DQ[MAXN], QI[MAXN];
+        tu_from_mpz(N, nl, n), tu_from_mpz(D, nl, d), tu_from_mpz(P, nl, p);
+        tu_from_mpz(Q, nl, q), tu_from_mpz(DP, nl, dp), tu_from_mpz(DQ, nl, dq);
+        tu_from_mpz(QI, nl, qi);
+        TU_CHECK(tabai_rsa_key_init(key, N, 65537, D, P, Q, DP, DQ, QI, nl) == TABAI_OK,
+                 "rsa_key_init", h, TU_NOV);
+    }
+    mpz_clears(phi, t, dp, dq, qi, e, NULL);
+    return ok;
+}
+
 /* an RSA key of 1024 bits (the smallest the library takes: 512-bit primes, top two bits set)
  * made with GMP; e = 65537 */
 static void make_key(tabai_rsa_key *key, mpz_t n, mpz_t d) {
     enum { H = 8 };
-    mpz_t p, q, phi, t, dp, dq, qi, e;
-    mpz_inits(p, q, phi, t, dp, dq, qi, e, NULL);
-    mpz_set_ui(e, 65537);
+    mpz_t p, q;
+    mpz_inits(p, q, NULL);
     do {
         uint64_t l[MAXN];
         tu_fill(l, H, TU_UNIFORM);
@@ -633,22 +662,39 @@ static void make_key(tabai_rsa_key *key, mpz_t n, mpz_t d) {
         l[H - 1] |= (uint64_t)3 << 62;
         mpz_of(q, l, H);
         mpz_nextprime(q, q);
-        mpz_sub_ui(phi, p, 1);
-        mpz_sub_ui(t, q, 1);
-        mpz_mul(phi, phi, t);
     } while (mpz_sizeinbase(p, 2) != 64 * H || mpz_sizeinbase(q, 2) != 64 * H ||
-             !mpz_cmp(p, q) || !mpz_invert(d, e, phi));
-    mpz_mul(n, p, q);
-    mpz_sub_ui(t, p, 1), mpz_mod(dp, d, t);
-    mpz_sub_ui(t, q, 1), mpz_mod(dq, d, t);
-    mpz_invert(qi, q, p);
-    uint64_t N[2 * H], D[2 * H], P[2 * H], Q[2 * H], DP[2 * H], DQ[2 * H], QI[2 * H];
-    tu_from_mpz(N, 2 * H, n), tu_from_mpz(D, 2 * H, d), tu_from_mpz(P, 2 * H, p);
-    tu_from_mpz(Q, 2 * H, q), tu_from_mpz(DP, 2 * H, dp), tu_from_mpz(DQ, 2 * H, dq);
-    tu_from_mpz(QI, 2 * H, qi);
-    TU_CHECK(tabai_rsa_key_init(key, N, 65537, D, P, Q, DP, DQ, QI, 2 * H) == TABAI_OK,
-             "rsa_key_init", H, TU_NOV);
-    mpz_clears(p, q, phi, t, dp, dq, qi, e, NULL);
+             !key_of_primes(key, n, d, p, q, H));
+    mpz_clears(p, q, NULL);
+}
+
+/* RSA-2048 (the shipped test key): one message, the whole private operation through the
+ * reference lanes and the scalar loop, every secret part of the key and the message
+ * undefined */
+static void test_rsa2048(int round) {
+    static tabai_rsa_key key;
+    mpz_t p, q, n, d, x, z;
+    mpz_inits(p, q, n, d, x, z, NULL);
+    mpz_of(p, bench_modulus_rsa2048_p, 16), mpz_of(q, bench_modulus_rsa2048_q, 16);
+    if (mpz_cmp(p, q) < 0) mpz_swap(p, q);
+    TU_CHECK(key_of_primes(&key, n, d, p, q, 16), "RSA-2048 key", 16, TU_NOV);
+    uint64_t c[32], m[2][32];
+    tu_fill(c, 32, round ? TU_ONES : TU_UNIFORM);
+    mpz_of(x, c, 32), mpz_mod(x, x, n), tu_from_mpz(c, 32, x);
+    tabai_rsa_key *kp[1] = {&key};
+    const uint64_t *cp[1] = {c};
+    uint64_t *mp0[1] = {m[0]}, *mp1[1] = {m[1]};
+    secret_key(&key, 1);
+    SECRET(c, sizeof c);
+    tabai_status st0 = tabai_rsa_private_batch_with(&ref_kernel, 1, mp0, cp, kp, 1);
+    tabai_status st1 = tabai_rsa_private_batch_with(NULL, 1, mp1, cp, kp, 1);
+    secret_key(&key, 0);
+    PUBLIC(c, sizeof c);
+    PUBLIC(m, sizeof m);
+    mpz_powm(z, x, d, n);
+    TU_CHECK(st0 == TABAI_OK && eq_z(m[0], 32, z), "RSA-2048 rsa_private_batch (mb lanes)", 32, TU_NOV);
+    TU_CHECK(st1 == TABAI_OK && eq_z(m[1], 32, z), "RSA-2048 rsa_private_batch (scalar)", 32, TU_NOV);
+    tabai_rsa_key_clear(&key);
+    mpz_clears(p, q, n, d, x, z, NULL);
 }
 
 static void test_batch(int round) {
@@ -824,6 +870,7 @@ int main(int argc, char **argv) {
     printf("elliptic curves: done, %llu checks, %llu failures\n", tu_checks, tu_failures);
     fflush(stdout);
     for (size_t round = 0; round < rounds; round++) test_batch((int)(round % 2));
+    test_rsa2048(0);
     printf("batch API / RSA on the reference lanes: done, %llu checks, %llu failures\n",
            tu_checks, tu_failures);
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {

@@ -48,7 +48,7 @@ target_compile_definitions(tabai_ctime PRIVATE TABAI_CTIME_DECLASSIFY=1
 target_compile_options(tabai_ctime PRIVATE $<TARGET_PROPERTY:tabai_objects,COMPILE_OPTIONS> -g)
 
 add_executable(test_ctime ${CMAKE_CURRENT_LIST_DIR}/ctime.c ${CMAKE_CURRENT_SOURCE_DIR}/testutil.c)
-target_link_libraries(test_ctime PRIVATE tabai_ctime ${GMP_LIBRARY})
+target_link_libraries(test_ctime PRIVATE tabai_ctime ${GMP_LIBRARY} Threads::Threads)
 target_include_directories(test_ctime PRIVATE ${GMP_INCLUDE_DIR} ${VALGRIND_INCLUDE_DIR}
   ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(test_ctime PRIVATE -g)
@@ -58,7 +58,7 @@ set(_ctime_vg ${VALGRIND_EXECUTABLE} --tool=memcheck --error-exitcode=${TABAI_CT
 foreach(tier generic bmi2)
   add_test(NAME ctime.${tier} COMMAND ${_ctime_vg} $<TARGET_FILE:test_ctime> --tier ${tier})
   set_tests_properties(ctime.${tier} PROPERTIES ENVIRONMENT "TABAI_CPU=${tier}"
-    SKIP_RETURN_CODE 77 TIMEOUT 400 LABELS "ctime;nosan")
+    SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "ctime;nosan")
 endforeach()
 add_test(NAME ctime.leaky COMMAND ${CMAKE_COMMAND} "-DCMD=${_ctime_vg};$<TARGET_FILE:test_ctime>;--leaky"
   -DEXPECT=${TABAI_CTIME_EXIT} -P ${CMAKE_CURRENT_LIST_DIR}/leaky.cmake)

@@ -2,7 +2,7 @@
  * GMP. At tier ifma the groups run in the multi-buffer IFMA kernels (8 lanes, or 4 for a last
  * group of at most 4), below it in the scalar loop; the tier byte of fz_begin picks it.
  * Input: tier, n (capped at 64 limbs: the multi-buffer kernels go to 4096 bits), count (1..12),
- * an exponent length, then per operation a modulus (odd) and two residues (any of them may
+ * an exponent length (0 .. 64n bits), then per operation a modulus (odd) and two residues (any of them may
  * be out of range: then the status must be TABAI_ERR_RANGE and nothing written), and an
  * exponent. */
 #include <stdlib.h>
@@ -21,9 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t s) {
     fz_in in;
     fz_begin(&in, d, s);
     const size_t n = fz_size(&in, MAXN), count = 1 + fz_byte(&in) % MAXC;
-    const size_t ebits = fz_byte(&in) % 130; /* short exponents: many inputs a second */
+    /* exponents up to the modulus length: every window size of the batch engine */
+    const size_t ebits = ((size_t)fz_byte(&in) << 8 | fz_byte(&in)) % (64 * n + 1);
     const size_t en = ebits ? (ebits + 63) / 64 : 1;
-    static uint64_t m[MAXC][MAXN], a[MAXC][MAXN], b[MAXC][MAXN], e[MAXC][3], r[MAXC][MAXN];
+    static uint64_t m[MAXC][MAXN], a[MAXC][MAXN], b[MAXC][MAXN], e[MAXC][MAXN], r[MAXC][MAXN];
     uint64_t *rp[MAXC];
     const uint64_t *mp[MAXC], *ap[MAXC], *bp[MAXC], *ep[MAXC];
     int ok_a = 1, ok_b = 1;

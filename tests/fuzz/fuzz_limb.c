@@ -1,5 +1,6 @@
 /* libFuzzer target: the raw limb functions and the byte conversions against GMP.
- * Input: tier, n, m (limb counts), a[n], b[n], c[m], a limb s, a condition byte, a byte
+ * Input: tier, n (1..128, or one of 16 sizes up to 1000 above the moduli's limit), m (limb
+ * counts), a[n], b[n], c[m], a limb s, a condition byte, a byte
  * length offset (fuzz.h describes the classes).
  * Checks add_n, sub_n, mul_n, sqr_n, mul (n x m and m x n), mul_1, addmul_1, cmp_n,
  * cnd_select_n, cnd_sub_n with every aliasing their doc comments allow, and
@@ -67,7 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const uint64_t conds[8] = {0, 1, 2, 0x8000000000000000u, ~(uint64_t)0, 0, 1, 0x100};
     fz_in in;
     fz_begin(&in, data, size);
-    size_t n = fz_size(&in, FZ_MAX), m = fz_size(&in, FZ_MAX);
+    /* n: a size byte below 224 gives 1 + byte % 128 as everywhere, 224.. a limb count above
+     * the moduli's limit (the raw products take any n) */
+    static const size_t BIG_SIZES[16] = {129, 130, 131, 160, 192, 200, 255, 256,
+                                         257, 300, 384, 511, 512, 513, 777, 1000};
+    uint8_t nb = fz_byte(&in);
+    size_t n = nb >= 224 ? BIG_SIZES[(nb - 224) % 16] : 1 + nb % FZ_MAX, m = fz_size(&in, FZ_MAX);
     uint64_t *a = LIMBS(n), *b = LIMBS(n), *c = LIMBS(m), s;
     fz_limbs(&in, a, n);
     fz_limbs(&in, b, n);

@@ -19,6 +19,19 @@ def main(out):
                 data = bytes([tier, n - 1]) + bytes([cls, (cls * 37) & 0xFF]) * 8
                 with open(os.path.join(out, f"t{tier}_n{n}_c{cls}"), "wb") as f:
                     f.write(data)
+        # fuzz_limb: size bytes 224.. select limb counts above 128 (BIG_SIZES in fuzz_limb.c);
+        # other targets read them as ordinary sizes
+        for i in range(16):
+            data = bytes([tier, 224 + i]) + bytes([i % CLASSES, 1 + i]) * 8
+            with open(os.path.join(out, f"t{tier}_big{i}"), "wb") as f:
+                f.write(data)
+        # fuzz_rsa: byte 1 is the key choice (3, 7, 11: the shipped 2048/3072/4096-bit keys;
+        # others: primes of 1..8 limbs from the input), byte 2 the message count
+        for choice in (0, 3, 7, 11, 28):
+            for count in (1, 8):
+                data = bytes([tier, choice, count - 1]) + bytes([5, 77]) * 8
+                with open(os.path.join(out, f"t{tier}_rsa{choice}_{count}"), "wb") as f:
+                    f.write(data)
 
 
 if __name__ == "__main__":
