@@ -261,14 +261,19 @@ static void FN(sqrprod)(uint64_t *S, const uint64_t *a, size_t dd) {
             x1 = V_ML(x1, a1, V_LDU(bb - 1));
             y1 = V_MH(y1, a1, V_LDU(bb - 2));
         }
-        for (; i <= hi && i < dd; i++) {
+        for (; i <= hi; i++) {
             /* lo: lanes l with j = base + l - i > i; hi: j = base + l - i - 1 > i */
             const long m = (long)(2 * i + 1) - (long)base;
             const MT mlo = (MT)(m <= 0 ? full : m >= VL ? 0 : (full << m) & full);
             const MT mhi = (MT)(m + 1 <= 0 ? full : m + 1 >= VL ? 0 : (full << (m + 1)) & full);
             const VT a0 = V_SET1(a[i]);
-            x0 = V_MMLO(x0, mlo, a0, V_LDU(a + base - i));
-            y0 = V_MMHI(y0, mhi, a0, V_LDU(a + base - i - 1));
+            if (i & 1) { /* two chains */
+                x1 = V_MMLO(x1, mlo, a0, V_LDU(a + base - i));
+                y1 = V_MMHI(y1, mhi, a0, V_LDU(a + base - i - 1));
+            } else {
+                x0 = V_MMLO(x0, mlo, a0, V_LDU(a + base - i));
+                y0 = V_MMHI(y0, mhi, a0, V_LDU(a + base - i - 1));
+            }
         }
         VT s = V_ADD(V_ADD(x0, x1), V_ADD(y0, y1));
         s = V_ADD(s, s);

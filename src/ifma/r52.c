@@ -19,23 +19,24 @@ int tabai_r52_usable(void) {
 }
 
 /* The one table of the choice: up to max_bits, the width of the single-number kernels
- * (0: the scalar path is faster). Measured with `tabai bench --ops powmod` on Zen 4
- * (src/ifma/README.md). */
+ * (0: the scalar path is faster) and the shortest exponent worth the conversions. Measured
+ * with `tabai bench --ops powmod` on Zen 4 (src/ifma/README.md). */
 static const struct {
     size_t max_bits;
     unsigned vl;
+    size_t min_ebits;
 } R52_CHOICE[] = {
-    {1023, 0}, /* below 1024 bits: not built for (the scalar path) */
-    {8192, 4},
+    {1023, 0, 0}, /* below 1024 bits: not built for (the scalar path) */
+    {8192, 4, 64},
 };
 
-int tabai_r52_choose(size_t bits, unsigned *vl) {
+int tabai_r52_choose(size_t bits, size_t ebits, unsigned *vl) {
     for (size_t i = 0; i < sizeof R52_CHOICE / sizeof R52_CHOICE[0]; i++)
         if (bits <= R52_CHOICE[i].max_bits) {
             *vl = R52_CHOICE[i].vl;
             /* ymm beyond its register window (92 digits): zmm */
             if (*vl == 4 && tabai_r52_digits(bits, (bits + 63) / 64, 4) > 92) *vl = 8;
-            return *vl != 0;
+            return *vl != 0 && ebits >= R52_CHOICE[i].min_ebits;
         }
     return 0;
 }
@@ -212,7 +213,7 @@ tabai_status tabai_powmod2_r52(const tabai_mont *m1, const tabai_mont *m2, uint6
                                const uint64_t *e1, const uint64_t *e2, size_t ebits) {
     const size_t bits = m1->bits > m2->bits ? m1->bits : m2->bits;
     unsigned vl = 4;
-    if (!tabai_r52_choose(bits, &vl)) vl = 4;
+    if (!tabai_r52_choose(bits, ebits, &vl)) vl = bits > 4700 ? 8 : 4;
     const tabai_mont *m[2] = {m1, m2};
     uint64_t *rr[2] = {r1, r2};
     const uint64_t *bb[2] = {b1, b2}, *ee[2] = {e1, e2};

@@ -52,9 +52,9 @@ void tabai_r52_scan_ifma(uint64_t *ent, const uint64_t *tab, size_t entries, siz
 /* 1 if the CPU has the features and the tier in use is ifma. */
 int tabai_r52_usable(void);
 /* The measured choice (one table, r52.c): 1 if the single-number layout is the faster
- * exponentiation for a bits-bit modulus at tier ifma, 0 to keep the scalar path; *vl the
- * vector width to use. */
-int tabai_r52_choose(size_t bits, unsigned *vl);
+ * constant-time exponentiation for a bits-bit modulus and an ebits-bit exponent at tier
+ * ifma, 0 to keep the scalar path; *vl the vector width to use. */
+int tabai_r52_choose(size_t bits, size_t ebits, unsigned *vl);
 /* Constants for the modulus of mc (odd, 1024 <= bits <= 8192) at width vl and at least
  * min_dd digits. Constant time in p (its length public). Returns 0, or -1 if too long. */
 int tabai_r52_init(tabai_r52 *c, const tabai_mont *mc, unsigned vl, size_t min_dd);

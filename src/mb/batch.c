@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../internal.h"
+#include "../ifma/r52.h"
 #include "mb.h"
 
 #define MAX_EBITS ((size_t)64 * TABAI_MAX_LIMBS * 2)
@@ -87,12 +88,34 @@ static const tabai_mb_kernel *group_begin(tabai_mb_mont *ctx, const tabai_mb_ker
     return kg;
 }
 
+/* powmod_jobs for 1 or 2 jobs through tabai_powmod2_r52 / tabai_powmod_r52: 1 when done. */
+static int powmod_single_r52(size_t jobs, uint64_t *const r[], const uint64_t *const b[],
+                             const uint64_t *const e[], size_t ebits, const tabai_mont *const mc[],
+                             size_t n) {
+    unsigned vl;
+    const size_t bits = mc[0]->bits > mc[jobs - 1]->bits ? mc[0]->bits : mc[jobs - 1]->bits;
+    if (!e || !tabai_r52_usable() || !tabai_r52_choose(bits, ebits, &vl) ||
+        mc[0]->n != mc[jobs - 1]->n)
+        return 0;
+    uint64_t out[2][TABAI_MAX_LIMBS] = {{0}};
+    tabai_status s = jobs == 2 ? tabai_powmod2_r52(mc[0], mc[1], out[0], out[1], b[0], b[1], e[0],
+                                                   e[1], ebits)
+                               : tabai_powmod_r52(mc[0], out[0], b[0], e[0], ebits, vl);
+    if (s != TABAI_OK) return 0;
+    for (size_t j = 0; j < jobs; j++) memcpy(r[j], out[j], n * sizeof(uint64_t));
+    tabai_wipe(out, sizeof out);
+    return 1;
+}
+
 /* r[j] = b[j]^e[j] mod p_j for the contexts mc[j] (n-limb values, mc[j]->n <= n; e == NULL
  * for ebits == 0): groups through the multi-buffer kernel k, else the scalar loop. r[j] may
  * be b[j]. The one exponentiation engine of the batch API and of RSA. */
 static tabai_status powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t *const r[],
                                 const uint64_t *const b[], const uint64_t *const e[],
                                 size_t ebits, const tabai_mont *const mc[], size_t n) {
+    /* one or two jobs (one RSA operation's halves): the single-number IFMA layout, both in
+     * one instruction stream, where its table says it is faster than lanes left empty */
+    if (k && jobs <= 2 && powmod_single_r52(jobs, r, b, e, ebits, mc, n)) return TABAI_OK;
     size_t maxbits;
     k = jobs_kernel(k, jobs, mc, &maxbits);
     if (!k) {

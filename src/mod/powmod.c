@@ -5,6 +5,7 @@
  * Variable time: left-to-right sliding window over odd powers (HAC 14.85). */
 #include <stdlib.h>
 
+#include "../ifma/r52.h"
 #include "mod.h"
 
 /* One field: products in its own representation, plus the maps in and out. */
@@ -171,6 +172,16 @@ static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const
 
 #define MAX_EBITS ((size_t)64 * TABAI_MAX_LIMBS * 2)
 
+/* At tier ifma, the constant-time exponentiation by a Montgomery context runs in the
+ * single-number radix-2^52 layout where the measured table (tabai_r52_choose) says it is
+ * faster: 1 when done (r written), 0 to take the scalar path (also on allocation failure). */
+static int powmod_r52_try(const tabai_mont *m, uint64_t *r, const uint64_t *b, const uint64_t *e,
+                          size_t ebits) {
+    unsigned vl;
+    if (!tabai_r52_usable() || !tabai_r52_choose(m->bits, ebits, &vl)) return 0;
+    return tabai_powmod_r52(m, r, b, e, ebits, vl) == TABAI_OK;
+}
+
 /* The four context entry points: argument checks, then one of the two algorithms. */
 static tabai_status powmod_checked(const field *f, const uint64_t *p, uint64_t *r,
                                    const uint64_t *b, const uint64_t *e, size_t ebits,
@@ -178,6 +189,7 @@ static tabai_status powmod_checked(const field *f, const uint64_t *p, uint64_t *
     if (!r || !b || !scratch || (!e && ebits)) return TABAI_ERR_NULL;
     if (ebits > MAX_EBITS) return TABAI_ERR_SIZE;
     if (!tabai_reduced_public(b, p, f->n)) return TABAI_ERR_RANGE; /* public: an error */
+    if (!vartime && f->mul == mont_f_mul && powmod_r52_try(f->ctx, r, b, e, ebits)) return TABAI_OK;
     unsigned w = tabai_powmod_window(ebits);
     if (vartime) powmod_vartime(f, r, b, e, ebits, scratch, w);
     else powmod_ct(f, r, b, e, ebits, scratch, w);
@@ -256,8 +268,10 @@ static tabai_status powmod_any(uint64_t *r, const uint64_t *b, const uint64_t *e
         f = ohta_field(o);
     }
     unsigned w = tabai_powmod_window(ebits);
-    if (vartime) powmod_vartime(&f, out, br, e, ebits, scratch, w);
-    else powmod_ct(&f, out, br, e, ebits, scratch, w);
+    if (vartime || !mc || !powmod_r52_try(mc, out, br, e, ebits)) {
+        if (vartime) powmod_vartime(&f, out, br, e, ebits, scratch, w);
+        else powmod_ct(&f, out, br, e, ebits, scratch, w);
+    }
     for (size_t i = 0; i < n; i++) r[i] = i < mn ? out[i] : 0;
     s = TABAI_OK;
 done:

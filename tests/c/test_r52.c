@@ -63,8 +63,6 @@ static void check_prod(const uint64_t *r, const mpz_t a, const mpz_t b, const mp
 static void kernels(const tabai_mont *mc, const uint64_t *pl, size_t n) {
     tu_to_mpz(P, pl, n);
     for (unsigned vl = 4; vl <= 8; vl += 4) {
-        unsigned want;
-        if (vl == 4 && !tabai_r52_choose(mc->bits, &want)) continue;
         if (vl == 4 && tabai_r52_digits(mc->bits, n, 4) > 92) continue; /* zmm only */
         static tabai_r52 c;
         TU_CHECK(tabai_r52_init(&c, mc, vl, 0) == 0, "tabai_r52_init", n, TU_NOV);
@@ -145,7 +143,7 @@ static void powmods(const tabai_mont *mc, const tabai_mont *mc2, const uint64_t 
     if (ebits % 64) e[ebits / 64] &= ((uint64_t)1 << (ebits % 64)) - 1,
                     e2[ebits / 64] &= ((uint64_t)1 << (ebits % 64)) - 1;
     unsigned vl = 4;
-    if (!tabai_r52_choose(mc->bits, &vl)) vl = 8;
+    if (!tabai_r52_choose(mc->bits, ebits, &vl)) vl = 8;
     for (unsigned v = 4; v <= 8; v += 4) {
         if (v == 4 && tabai_r52_digits(mc->bits, n, 4) > 92) continue;
         TU_CHECK(tabai_powmod_r52(mc, r, b, e, ebits, v) == TABAI_OK, "powmod_r52 status", n, TU_NOV);
