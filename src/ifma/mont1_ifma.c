@@ -68,6 +68,7 @@
 #define R52_SFX _z
 #define R52_NVMAX 20
 #define R52_NV2MAX 12
+#define R52_CNV(nv) ((nv) == 3 || (nv) == 4 || (nv) == 5)
 #include "mont1_ifma.c"
 #undef VT
 #undef VL
@@ -98,6 +99,7 @@
 #undef R52_SFX
 #undef R52_NVMAX
 #undef R52_NV2MAX
+#undef R52_CNV
 
 /* ---- ymm ---- */
 #define VT __m256i
@@ -129,65 +131,36 @@
 #define R52_SFX _y
 #define R52_NVMAX 23
 #define R52_NV2MAX 12
+#define R52_CNV(nv) ((nv) == 5 || (nv) == 8 || (nv) == 10)
 #include "mont1_ifma.c"
 
 /* ---- entry points ---- */
 
-#define R52_SMAX (2 * TABAI_R52_MAXD + 16)
-
 void tabai_mont_mul_r52n_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
                               const uint64_t *p, uint64_t k0, size_t dd, unsigned vl) {
-    _Alignas(64) uint64_t S[R52_SMAX];
-    if (vl == 8) {
-        prod_z(S, a, b, dd);
-        redc_z(r, NULL, S, NULL, p, NULL, k0, 0, dd / 8, 1);
-    } else {
-        prod_y(S, a, b, dd);
-        redc_y(r, NULL, S, NULL, p, NULL, k0, 0, dd / 4, 1);
-    }
+    if (vl == 8) op_z(r, NULL, a, NULL, b, NULL, p, NULL, k0, 0, dd / 8, 1, 0);
+    else op_y(r, NULL, a, NULL, b, NULL, p, NULL, k0, 0, dd / 4, 1, 0);
 }
 
 void tabai_mont_sqr_r52n_ifma(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t k0,
                               size_t dd, unsigned vl) {
-    _Alignas(64) uint64_t S[R52_SMAX];
-    if (vl == 8) {
-        sqrprod_z(S, a, dd);
-        redc_z(r, NULL, S, NULL, p, NULL, k0, 0, dd / 8, 1);
-    } else {
-        sqrprod_y(S, a, dd);
-        redc_y(r, NULL, S, NULL, p, NULL, k0, 0, dd / 4, 1);
-    }
+    if (vl == 8) op_z(r, NULL, a, NULL, a, NULL, p, NULL, k0, 0, dd / 8, 1, 1);
+    else op_y(r, NULL, a, NULL, a, NULL, p, NULL, k0, 0, dd / 4, 1, 1);
 }
 
 void tabai_mont_mul2_r52n_ifma(uint64_t *r1, uint64_t *r2, const uint64_t *a1,
                                const uint64_t *a2, const uint64_t *b1, const uint64_t *b2,
                                const uint64_t *p1, const uint64_t *p2, uint64_t k01,
                                uint64_t k02, size_t dd, unsigned vl) {
-    _Alignas(64) uint64_t S1[R52_SMAX], S2[R52_SMAX];
-    if (vl == 8) {
-        prod_z(S1, a1, b1, dd);
-        prod_z(S2, a2, b2, dd);
-        redc_z(r1, r2, S1, S2, p1, p2, k01, k02, dd / 8, 2);
-    } else {
-        prod_y(S1, a1, b1, dd);
-        prod_y(S2, a2, b2, dd);
-        redc_y(r1, r2, S1, S2, p1, p2, k01, k02, dd / 4, 2);
-    }
+    if (vl == 8) op_z(r1, r2, a1, a2, b1, b2, p1, p2, k01, k02, dd / 8, 2, 0);
+    else op_y(r1, r2, a1, a2, b1, b2, p1, p2, k01, k02, dd / 4, 2, 0);
 }
 
 void tabai_mont_sqr2_r52n_ifma(uint64_t *r1, uint64_t *r2, const uint64_t *a1,
                                const uint64_t *a2, const uint64_t *p1, const uint64_t *p2,
                                uint64_t k01, uint64_t k02, size_t dd, unsigned vl) {
-    _Alignas(64) uint64_t S1[R52_SMAX], S2[R52_SMAX];
-    if (vl == 8) {
-        sqrprod_z(S1, a1, dd);
-        sqrprod_z(S2, a2, dd);
-        redc_z(r1, r2, S1, S2, p1, p2, k01, k02, dd / 8, 2);
-    } else {
-        sqrprod_y(S1, a1, dd);
-        sqrprod_y(S2, a2, dd);
-        redc_y(r1, r2, S1, S2, p1, p2, k01, k02, dd / 4, 2);
-    }
+    if (vl == 8) op_z(r1, r2, a1, a2, a1, a2, p1, p2, k01, k02, dd / 8, 2, 1);
+    else op_y(r1, r2, a1, a2, a1, a2, p1, p2, k01, k02, dd / 4, 2, 1);
 }
 
 void tabai_r52_scan_ifma(uint64_t *ent, const uint64_t *tab, size_t entries, size_t stride,
@@ -210,80 +183,20 @@ void tabai_r52_scan_ifma(uint64_t *ent, const uint64_t *tab, size_t entries, siz
 
 #else /* TABAI_R52_TEMPLATE: once per vector width */
 
-/* S[0 .. 2 dd) = a*b unnormalised (each digit the sum of at most 2 dd terms < 2^52), then VL
- * zero words. a, b: padded, dd digits. */
-static void FN(prod)(uint64_t *S, const uint64_t *a, const uint64_t *b, size_t dd) {
-    const size_t nv = dd / VL;
-    for (size_t K = 0; K < 2 * nv; K++) {
-        const size_t base = VL * K;
-        const size_t lo = base > dd ? base - dd : 0;
-        const size_t hi = base + VL - 1 < dd - 1 ? base + VL - 1 : dd - 1;
-        VT x0 = V_ZERO(), x1 = V_ZERO(), y0 = V_ZERO(), y1 = V_ZERO();
-        size_t i = lo;
-        for (; i + 1 <= hi; i += 2) {
-            const VT a0 = V_SET1(a[i]), a1 = V_SET1(a[i + 1]);
-            const uint64_t *bb = b + base - i;
-            x0 = V_ML(x0, a0, V_LDU(bb));
-            y0 = V_MH(y0, a0, V_LDU(bb - 1));
-            x1 = V_ML(x1, a1, V_LDU(bb - 1));
-            y1 = V_MH(y1, a1, V_LDU(bb - 2));
-        }
-        if (i <= hi) {
-            const VT a0 = V_SET1(a[i]);
-            x0 = V_ML(x0, a0, V_LDU(b + base - i));
-            y0 = V_MH(y0, a0, V_LDU(b + base - i - 1));
-        }
-        V_STA(S + base, V_ADD(V_ADD(x0, x1), V_ADD(y0, y1)));
-    }
-    V_STA(S + 2 * dd, V_ZERO());
-}
-
-/* S = a^2 as prod does: the products a_i a_j (i < j) once, masked to the lanes with j > i,
- * doubled; then lo52(a_k^2) into digit 2k and hi52(a_k^2) into 2k + 1. Each digit: at most
- * 2 dd + 2 terms < 2^52. */
-static void FN(sqrprod)(uint64_t *S, const uint64_t *a, size_t dd) {
-    const size_t nv = dd / VL;
-    const unsigned full = (1u << VL) - 1;
-    const VT dup = V_DUPIDX();
-    for (size_t K = 0; K < 2 * nv; K++) {
-        const size_t base = VL * K;
-        const size_t lo = base > dd ? base - dd : 0;
-        size_t hi = (base + VL - 2) / 2; /* the last row with a lane j > i (lo terms) */
-        if (hi > dd - 1) hi = dd - 1;
-        VT x0 = V_ZERO(), x1 = V_ZERO(), y0 = V_ZERO(), y1 = V_ZERO();
-        size_t i = lo;
-        /* rows whose every lane has j > i + 1 (no masks): 2 i + 2 - base <= 0 */
-        for (; i + 1 <= hi && 2 * (i + 1) + 2 <= base; i += 2) {
-            const VT a0 = V_SET1(a[i]), a1 = V_SET1(a[i + 1]);
-            const uint64_t *bb = a + base - i;
-            x0 = V_ML(x0, a0, V_LDU(bb));
-            y0 = V_MH(y0, a0, V_LDU(bb - 1));
-            x1 = V_ML(x1, a1, V_LDU(bb - 1));
-            y1 = V_MH(y1, a1, V_LDU(bb - 2));
-        }
-        for (; i <= hi; i++) {
-            /* lo: lanes l with j = base + l - i > i; hi: j = base + l - i - 1 > i */
-            const long m = (long)(2 * i + 1) - (long)base;
-            const MT mlo = (MT)(m <= 0 ? full : m >= VL ? 0 : (full << m) & full);
-            const MT mhi = (MT)(m + 1 <= 0 ? full : m + 1 >= VL ? 0 : (full << (m + 1)) & full);
-            const VT a0 = V_SET1(a[i]);
-            if (i & 1) { /* two chains */
-                x1 = V_MMLO(x1, mlo, a0, V_LDU(a + base - i));
-                y1 = V_MMHI(y1, mhi, a0, V_LDU(a + base - i - 1));
-            } else {
-                x0 = V_MMLO(x0, mlo, a0, V_LDU(a + base - i));
-                y0 = V_MMHI(y0, mhi, a0, V_LDU(a + base - i - 1));
-            }
-        }
-        VT s = V_ADD(V_ADD(x0, x1), V_ADD(y0, y1));
-        s = V_ADD(s, s);
-        const VT ak = V_PERM(dup, V_LDU(a + base / 2));
-        s = V_MMLO(s, (MT)(0x55 & full), ak, ak);
-        s = V_MMHI(s, (MT)(0xAA & full), ak, ak);
-        V_STA(S + base, s);
-    }
-    V_STA(S + 2 * dd, V_ZERO());
-}
+#define R52_PN(x) FN(R52_CAT(x, _r))
+#define R52_PATTR static __attribute__((noinline))
+#define R52_PU
+#include "mont1_prod.h"
+#undef R52_PN
+#undef R52_PATTR
+#undef R52_PU
+#define R52_PN(x) FN(R52_CAT(x, _c))
+#define R52_PATTR TABAI_INLINE
+#define R52_PU _Pragma("GCC unroll 64")
+#include "mont1_prod.h"
+#undef R52_PN
+#undef R52_PATTR
+#undef R52_PU
 
 /* r[0 .. VL nv) = the normalised digits of x[0 .. nv) (unnormalised, value < 2^(52 VL nv)).
  * First each digit's carry moved one lane up (vector shifts): digits <= 2^52 - 1 + 2^10;
@@ -377,17 +290,44 @@ TABAI_INLINE void FN(redc_body)(uint64_t *r1, uint64_t *r2, const uint64_t *S1,
     }
 }
 
-/* One function per window size (the window then lives in registers), one switch. */
+/* The product (unrolled for the constant dd of the RSA half sizes, R52_CNV: 1024, 1536 and
+ * 2048 bits; rolled otherwise, to bound the code size and the compile time), then the
+ * reduction, of one or two streams. */
+TABAI_INLINE void FN(op_body)(uint64_t *r1, uint64_t *r2, const uint64_t *a1, const uint64_t *a2,
+                              const uint64_t *b1, const uint64_t *b2, const uint64_t *p1,
+                              const uint64_t *p2, uint64_t k01, uint64_t k02, const size_t NV,
+                              const int NS, const int SQ) {
+    _Alignas(64) uint64_t S1[2 * VL * NV + VL], S2[NS == 2 ? 2 * VL * NV + VL : 1];
+    const size_t dd = NV * VL;
+    if (R52_CNV(NV)) {
+        if (SQ) FN(sqrprod_c)(S1, a1, dd);
+        else FN(prod_c)(S1, a1, b1, dd);
+        if (NS == 2 && SQ) FN(sqrprod_c)(S2, a2, dd);
+        if (NS == 2 && !SQ) FN(prod_c)(S2, a2, b2, dd);
+    } else {
+        if (SQ) FN(sqrprod_r)(S1, a1, dd);
+        else FN(prod_r)(S1, a1, b1, dd);
+        if (NS == 2 && SQ) FN(sqrprod_r)(S2, a2, dd);
+        if (NS == 2 && !SQ) FN(prod_r)(S2, a2, b2, dd);
+    }
+    FN(redc_body)(r1, r2, S1, S2, p1, p2, k01, k02, NV, NS);
+}
+
+/* One function per window size and stream count (the window then lives in registers). */
+#define R52_ARGS                                                                                 \
+    uint64_t *r1, uint64_t *r2, const uint64_t *a1, const uint64_t *a2, const uint64_t *b1,      \
+        const uint64_t *b2, const uint64_t *p1, const uint64_t *p2, uint64_t k01, uint64_t k02,  \
+        int sq
+#define R52_PASS r1, r2, a1, a2, b1, b2, p1, p2, k01, k02
 #define R52_ONE(nv)                                                                              \
-    static void R52_CAT(FN(redc1_), nv)(uint64_t * r1, const uint64_t *S1, const uint64_t *p1,   \
-                                        uint64_t k01) {                                          \
-        FN(redc_body)(r1, NULL, S1, NULL, p1, NULL, k01, 0, nv, 1);                              \
+    static void R52_CAT(FN(op1_), nv)(R52_ARGS) {                                                \
+        if (sq) FN(op_body)(R52_PASS, nv, 1, 1);                                                 \
+        else FN(op_body)(R52_PASS, nv, 1, 0);                                                    \
     }
 #define R52_TWO(nv)                                                                              \
-    static void R52_CAT(FN(redc2_), nv)(uint64_t * r1, uint64_t * r2, const uint64_t *S1,        \
-                                        const uint64_t *S2, const uint64_t *p1,                  \
-                                        const uint64_t *p2, uint64_t k01, uint64_t k02) {        \
-        FN(redc_body)(r1, r2, S1, S2, p1, p2, k01, k02, nv, 2);                                  \
+    static void R52_CAT(FN(op2_), nv)(R52_ARGS) {                                                \
+        if (sq) FN(op_body)(R52_PASS, nv, 2, 1);                                                 \
+        else FN(op_body)(R52_PASS, nv, 2, 0);                                                    \
     }
 R52_ONE(3)
 R52_ONE(4)
@@ -426,14 +366,14 @@ R52_TWO(12)
 #undef R52_TWO
 
 #define R52_C1(nv)                                                                               \
-    case nv: R52_CAT(FN(redc1_), nv)(r1, S1, p1, k01); break;
+    case nv: R52_CAT(FN(op1_), nv)(R52_PASS, sq); break;
 #define R52_C2(nv)                                                                               \
-    case nv: R52_CAT(FN(redc2_), nv)(r1, r2, S1, S2, p1, p2, k01, k02); return;
+    case nv: R52_CAT(FN(op2_), nv)(R52_PASS, sq); return;
 
-/* NS = 2 beyond the two-stream sizes: the two reductions one after the other. */
-static void FN(redc)(uint64_t *r1, uint64_t *r2, const uint64_t *S1, const uint64_t *S2,
-                     const uint64_t *p1, const uint64_t *p2, uint64_t k01, uint64_t k02,
-                     size_t nv, int ns) {
+/* ns = 2 beyond the two-stream sizes: the two operations one after the other. */
+static void FN(op)(uint64_t *r1, uint64_t *r2, const uint64_t *a1, const uint64_t *a2,
+                   const uint64_t *b1, const uint64_t *b2, const uint64_t *p1, const uint64_t *p2,
+                   uint64_t k01, uint64_t k02, size_t nv, int ns, int sq) {
     if (ns == 2 && nv <= R52_NV2MAX) {
         switch (nv) {
             R52_C2(3) R52_C2(4) R52_C2(5) R52_C2(6) R52_C2(7) R52_C2(8) R52_C2(9) R52_C2(10)
@@ -444,7 +384,8 @@ static void FN(redc)(uint64_t *r1, uint64_t *r2, const uint64_t *S1, const uint6
     for (int u = 0; u < ns; u++) {
         if (u == 1) {
             r1 = r2;
-            S1 = S2;
+            a1 = a2;
+            b1 = b2;
             p1 = p2;
             k01 = k02;
         }
@@ -461,5 +402,7 @@ static void FN(redc)(uint64_t *r1, uint64_t *r2, const uint64_t *S1, const uint6
 }
 #undef R52_C1
 #undef R52_C2
+#undef R52_ARGS
+#undef R52_PASS
 
 #endif
