@@ -178,7 +178,9 @@ static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const
 static int powmod_r52_try(const tabai_mont *m, uint64_t *r, const uint64_t *b, const uint64_t *e,
                           size_t ebits) {
     unsigned vl;
-    if (!tabai_r52_usable() || !tabai_r52_choose(m->bits, ebits, &vl)) return 0;
+    /* a context made below tier ifma (its tier field) keeps its scalar kernels */
+    if (m->tier < TABAI_TIER_IFMA || !tabai_r52_usable() || !tabai_r52_choose(m->bits, ebits, &vl))
+        return 0;
     return tabai_powmod_r52(m, r, b, e, ebits, vl) == TABAI_OK;
 }
 
