@@ -183,6 +183,73 @@ void tabai_r52_scan_ifma(uint64_t *ent, const uint64_t *tab, size_t entries, siz
 
 #else /* TABAI_R52_TEMPLATE: once per vector width */
 
+/* Vector K (digits VL K .. VL K + VL - 1) of a*b, unnormalised: the rows i whose products
+ * reach it, b read by unaligned loads from its padded buffer. */
+TABAI_INLINE VT FN(pvec)(const uint64_t *a, const uint64_t *b, size_t dd, size_t K) {
+    const size_t base = VL * K;
+    const size_t lo = base > dd ? base - dd : 0;
+    const size_t hi = base + VL - 1 < dd - 1 ? base + VL - 1 : dd - 1;
+    VT x0 = V_ZERO(), x1 = V_ZERO(), y0 = V_ZERO(), y1 = V_ZERO();
+    size_t i = lo;
+    for (; i + 1 <= hi; i += 2) {
+        const VT a0 = V_SET1(a[i]), a1 = V_SET1(a[i + 1]);
+        const uint64_t *bb = b + base - i;
+        x0 = V_ML(x0, a0, V_LDU(bb));
+        y0 = V_MH(y0, a0, V_LDU(bb - 1));
+        x1 = V_ML(x1, a1, V_LDU(bb - 1));
+        y1 = V_MH(y1, a1, V_LDU(bb - 2));
+    }
+    if (i <= hi) {
+        const VT a0 = V_SET1(a[i]);
+        x0 = V_ML(x0, a0, V_LDU(b + base - i));
+        y0 = V_MH(y0, a0, V_LDU(b + base - i - 1));
+    }
+    return V_ADD(V_ADD(x0, x1), V_ADD(y0, y1));
+}
+
+/* Vector K of a^2: the off-diagonal products a_i a_j (j > i) once, on the lanes where
+ * j > i (merge masks from i and K only), doubled, then lo52(a_k^2) into digit 2k and
+ * hi52(a_k^2) into 2k + 1 by a lane permutation and masked madds. */
+TABAI_INLINE VT FN(svec)(const uint64_t *a, size_t dd, size_t K) {
+    const unsigned full = (1u << VL) - 1;
+    const VT dup = V_DUPIDX();
+    const size_t base = VL * K;
+    const size_t lo = base > dd ? base - dd : 0;
+    size_t hi = (base + VL - 2) / 2; /* the last row with a lane j > i (lo terms) */
+    if (hi > dd - 1) hi = dd - 1;
+    VT x0 = V_ZERO(), x1 = V_ZERO(), y0 = V_ZERO(), y1 = V_ZERO();
+    size_t i = lo;
+    /* rows whose every lane has j > i + 1 (no masks): 2 i + 2 - base <= 0 */
+    for (; i + 1 <= hi && 2 * (i + 1) + 2 <= base; i += 2) {
+        const VT a0 = V_SET1(a[i]), a1 = V_SET1(a[i + 1]);
+        const uint64_t *bb = a + base - i;
+        x0 = V_ML(x0, a0, V_LDU(bb));
+        y0 = V_MH(y0, a0, V_LDU(bb - 1));
+        x1 = V_ML(x1, a1, V_LDU(bb - 1));
+        y1 = V_MH(y1, a1, V_LDU(bb - 2));
+    }
+    for (; i <= hi; i++) {
+        /* lo: lanes l with j = base + l - i > i; hi: j = base + l - i - 1 > i */
+        const long m = (long)(2 * i + 1) - (long)base;
+        const MT mlo = (MT)(m <= 0 ? full : m >= VL ? 0 : (full << m) & full);
+        const MT mhi = (MT)(m + 1 <= 0 ? full : m + 1 >= VL ? 0 : (full << (m + 1)) & full);
+        const VT a0 = V_SET1(a[i]);
+        if (i & 1) { /* two chains */
+            x1 = V_MMLO(x1, mlo, a0, V_LDU(a + base - i));
+            y1 = V_MMHI(y1, mhi, a0, V_LDU(a + base - i - 1));
+        } else {
+            x0 = V_MMLO(x0, mlo, a0, V_LDU(a + base - i));
+            y0 = V_MMHI(y0, mhi, a0, V_LDU(a + base - i - 1));
+        }
+    }
+    VT s = V_ADD(V_ADD(x0, x1), V_ADD(y0, y1));
+    s = V_ADD(s, s);
+    const VT ak = V_PERM(dup, V_LDU(a + base / 2));
+    s = V_MMLO(s, (MT)(0x55 & full), ak, ak);
+    s = V_MMHI(s, (MT)(0xAA & full), ak, ak);
+    return s;
+}
+
 #define R52_PN(x) FN(R52_CAT(x, _r))
 #define R52_PATTR static __attribute__((noinline))
 #define R52_PU
@@ -242,10 +309,16 @@ TABAI_INLINE void FN(norm)(uint64_t *r, VT *x, const size_t nv) {
  * VL (w + k + 1) - 1 of the running sum; t the complete digit of the current row. */
 TABAI_INLINE void FN(redc_body)(uint64_t *r1, uint64_t *r2, const uint64_t *S1,
                                 const uint64_t *S2, const uint64_t *p1, const uint64_t *p2,
-                                uint64_t k01, uint64_t k02, const size_t NV, const int NS) {
-    VT acc[2][R52_NVMAX + 1];
+                                uint64_t k01, uint64_t k02, const size_t NV, const int NS,
+                                const uint64_t *a1, const uint64_t *a2, const uint64_t *b1,
+                                const uint64_t *b2, const int SQ) {
+    /* the product vectors beyond the first window: computed inside the loop (LAZY, the rolled
+     * sizes, measured faster there), or read from S (the unrolled RSA half sizes, where the
+     * whole product up front measured faster) */
+    const int LAZY = !R52_CNV(NV);
+    VT acc[2][R52_NVMAX + 1], nxt[2];
     uint64_t t[2], k0[2] = {k01, k02}, pp0[2], pp1[2];
-    const uint64_t *S[2] = {S1, S2}, *p[2] = {p1, p2};
+    const uint64_t *S[2] = {S1, S2}, *p[2] = {p1, p2}, *A[2] = {a1, a2}, *B[2] = {b1, b2};
     R52_UNROLL
     for (int u = 0; u < NS; u++) {
         R52_UNROLL
@@ -255,6 +328,16 @@ TABAI_INLINE void FN(redc_body)(uint64_t *r1, uint64_t *r2, const uint64_t *S1,
         pp1[u] = p[u][1];
     }
     for (size_t w = 0; w < NV; w++) {
+        /* the product vector the window takes next, computed here so that its madds fill
+         * the latency of the q chain below */
+        R52_UNROLL
+        for (int u = 0; u < NS; u++) {
+            const size_t K = w + NV + 1;
+            nxt[u] = K >= 2 * NV ? V_ZERO()
+                     : !LAZY     ? V_LDA(S[u] + VL * K)
+                     : SQ        ? FN(svec)(A[u], VL * NV, K)
+                                 : FN(pvec)(A[u], B[u], VL * NV, K);
+        }
         R52_UNROLL
         for (int s = 0; s < VL; s++) {
             R52_UNROLL
@@ -278,7 +361,7 @@ TABAI_INLINE void FN(redc_body)(uint64_t *r1, uint64_t *r2, const uint64_t *S1,
         for (int u = 0; u < NS; u++) {
             R52_UNROLL
             for (size_t k = 0; k < NV; k++) acc[u][k] = acc[u][k + 1];
-            acc[u][NV] = V_LDA(S[u] + VL * (w + NV + 1));
+            acc[u][NV] = nxt[u];
         }
     }
     /* acc[0] lane 0 lacks only the last carry: t is the complete digit */
@@ -297,20 +380,22 @@ TABAI_INLINE void FN(op_body)(uint64_t *r1, uint64_t *r2, const uint64_t *a1, co
                               const uint64_t *b1, const uint64_t *b2, const uint64_t *p1,
                               const uint64_t *p2, uint64_t k01, uint64_t k02, const size_t NV,
                               const int NS, const int SQ) {
-    _Alignas(64) uint64_t S1[2 * VL * NV + VL], S2[NS == 2 ? 2 * VL * NV + VL : 1];
+    /* the product: at the RSA half sizes all of it here, elsewhere the first NV + 1 vectors
+     * (the reduction's first window) and the rest inside the reduction */
+    _Alignas(64) uint64_t S1[VL * 2 * NV], S2[NS == 2 ? VL * 2 * NV : 1];
     const size_t dd = NV * VL;
-    if (R52_CNV(NV)) {
-        if (SQ) FN(sqrprod_c)(S1, a1, dd);
-        else FN(prod_c)(S1, a1, b1, dd);
-        if (NS == 2 && SQ) FN(sqrprod_c)(S2, a2, dd);
-        if (NS == 2 && !SQ) FN(prod_c)(S2, a2, b2, dd);
+    if (R52_CNV(NV)) { /* all of it up front, unrolled */
+        if (SQ) FN(sqrprod_c)(S1, a1, dd, 0, 2 * NV);
+        else FN(prod_c)(S1, a1, b1, dd, 0, 2 * NV);
+        if (NS == 2 && SQ) FN(sqrprod_c)(S2, a2, dd, 0, 2 * NV);
+        if (NS == 2 && !SQ) FN(prod_c)(S2, a2, b2, dd, 0, 2 * NV);
     } else {
-        if (SQ) FN(sqrprod_r)(S1, a1, dd);
-        else FN(prod_r)(S1, a1, b1, dd);
-        if (NS == 2 && SQ) FN(sqrprod_r)(S2, a2, dd);
-        if (NS == 2 && !SQ) FN(prod_r)(S2, a2, b2, dd);
+        if (SQ) FN(sqrprod_r)(S1, a1, dd, 0, NV + 1);
+        else FN(prod_r)(S1, a1, b1, dd, 0, NV + 1);
+        if (NS == 2 && SQ) FN(sqrprod_r)(S2, a2, dd, 0, NV + 1);
+        if (NS == 2 && !SQ) FN(prod_r)(S2, a2, b2, dd, 0, NV + 1);
     }
-    FN(redc_body)(r1, r2, S1, S2, p1, p2, k01, k02, NV, NS);
+    FN(redc_body)(r1, r2, S1, S2, p1, p2, k01, k02, NV, NS, a1, a2, b1, b2, SQ);
 }
 
 /* One function per window size and stream count (the window then lives in registers). */
