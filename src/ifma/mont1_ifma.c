@@ -183,6 +183,16 @@ void tabai_r52_scan_ifma(uint64_t *ent, const uint64_t *tab, size_t entries, siz
 
 #else /* TABAI_R52_TEMPLATE: once per vector width */
 
+/* Rows i and i + 1 of a product vector, every lane: bb = b + VL K - i. Four chains. */
+TABAI_INLINE void FN(rows2)(VT *x0, VT *x1, VT *y0, VT *y1, const uint64_t *a,
+                            const uint64_t *bb, size_t i) {
+    const VT a0 = V_SET1(a[i]), a1 = V_SET1(a[i + 1]);
+    *x0 = V_ML(*x0, a0, V_LDU(bb));
+    *y0 = V_MH(*y0, a0, V_LDU(bb - 1));
+    *x1 = V_ML(*x1, a1, V_LDU(bb - 1));
+    *y1 = V_MH(*y1, a1, V_LDU(bb - 2));
+}
+
 /* Vector K (digits VL K .. VL K + VL - 1) of a*b, unnormalised: the rows i whose products
  * reach it, b read by unaligned loads from its padded buffer. */
 TABAI_INLINE VT FN(pvec)(const uint64_t *a, const uint64_t *b, size_t dd, size_t K) {
@@ -191,14 +201,7 @@ TABAI_INLINE VT FN(pvec)(const uint64_t *a, const uint64_t *b, size_t dd, size_t
     const size_t hi = base + VL - 1 < dd - 1 ? base + VL - 1 : dd - 1;
     VT x0 = V_ZERO(), x1 = V_ZERO(), y0 = V_ZERO(), y1 = V_ZERO();
     size_t i = lo;
-    for (; i + 1 <= hi; i += 2) {
-        const VT a0 = V_SET1(a[i]), a1 = V_SET1(a[i + 1]);
-        const uint64_t *bb = b + base - i;
-        x0 = V_ML(x0, a0, V_LDU(bb));
-        y0 = V_MH(y0, a0, V_LDU(bb - 1));
-        x1 = V_ML(x1, a1, V_LDU(bb - 1));
-        y1 = V_MH(y1, a1, V_LDU(bb - 2));
-    }
+    for (; i + 1 <= hi; i += 2) FN(rows2)(&x0, &x1, &y0, &y1, a, b + base - i, i);
     if (i <= hi) {
         const VT a0 = V_SET1(a[i]);
         x0 = V_ML(x0, a0, V_LDU(b + base - i));
@@ -220,14 +223,8 @@ TABAI_INLINE VT FN(svec)(const uint64_t *a, size_t dd, size_t K) {
     VT x0 = V_ZERO(), x1 = V_ZERO(), y0 = V_ZERO(), y1 = V_ZERO();
     size_t i = lo;
     /* rows whose every lane has j > i + 1 (no masks): 2 i + 2 - base <= 0 */
-    for (; i + 1 <= hi && 2 * (i + 1) + 2 <= base; i += 2) {
-        const VT a0 = V_SET1(a[i]), a1 = V_SET1(a[i + 1]);
-        const uint64_t *bb = a + base - i;
-        x0 = V_ML(x0, a0, V_LDU(bb));
-        y0 = V_MH(y0, a0, V_LDU(bb - 1));
-        x1 = V_ML(x1, a1, V_LDU(bb - 1));
-        y1 = V_MH(y1, a1, V_LDU(bb - 2));
-    }
+    for (; i + 1 <= hi && 2 * (i + 1) + 2 <= base; i += 2)
+        FN(rows2)(&x0, &x1, &y0, &y1, a, a + base - i, i);
     for (; i <= hi; i++) {
         /* lo: lanes l with j = base + l - i > i; hi: j = base + l - i - 1 > i */
         const long m = (long)(2 * i + 1) - (long)base;
