@@ -19,7 +19,7 @@
  *                data/keys) of every selected size: tabai "scalar" (tabai_rsa_private_batch
  *                through the scalar loop), "mb8" (the same 8 messages through the 8-lane
  *                IFMA kernel) and "single" (one message through the public function: at tier
- *                ifma its two halves in the 4-lane kernel), and OpenSSL's EVP_PKEY_sign with RSA_NO_PADDING on the same key
+ *                ifma its two halves through tabai_powmod2_r52), and OpenSSL's EVP_PKEY_sign with RSA_NO_PADDING on the same key
  *                (its default blinding included), `ns` per private-key operation. Every result
  *                is checked against GMP's c^d mod n first. */
 #include <gmp.h>
@@ -361,8 +361,8 @@ static void rsa_private_op(bench_ctx *c) {
         size_t cnt = 0;
         /* scalar: 8 messages one at a time; mb8: the same 8 in one group of 8 lanes;
          * single: one message through the public function (at tier ifma its two CRT halves
-         * share one call of the 4-lane ymm kernel); with --threads N > 1 also 8 N messages
-         * on 1 thread (mb8_t1) and on N threads (mb8_tN), for the scaling */
+         * run through the single-number layout, tabai_powmod2_r52); with --threads N > 1
+         * also 8 N messages on 1 thread (mb8_t1) and on N threads (mb8_tN), for the scaling */
         static char tlabel[16];
         snprintf(tlabel, sizeof tlabel, "mb8_t%u", c->threads);
         for (int s = 0; s < 5; s++) {

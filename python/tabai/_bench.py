@@ -24,6 +24,7 @@ import shlex
 import subprocess
 import sys
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import IO, Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -252,7 +253,70 @@ def run(
         if out_lines and not echo_stdout:
             stream.write("".join(out_lines))
         raise BenchError(f"{' '.join(shlex.quote(a) for a in args)} exited with status {rc}")
-    return load(json_path)
+    data = load(json_path)
+    if ops is None or "rsa_private" in ops.split(","):
+        extra = cryptography_peer(data, seconds if seconds is not None else 0.2)
+        if extra:
+            data["records"].extend(extra)
+            json_path.write_text(json.dumps(data, indent=1))
+    return data
+
+
+#: impl name of the OpenSSL that the ``cryptography`` wheel ships, measured from Python
+CRYPTOGRAPHY_PEER = "openssl_wheel"
+
+
+def cryptography_peer(data: Dict[str, Any], seconds: float) -> List[Dict[str, Any]]:
+    """RSA private operations of the OpenSSL inside the ``cryptography`` wheel, as records.
+
+    For every ``rsa_private`` case of the run, the same key (data/keys/rsa-<bits>.pem) signs a
+    SHA-256 digest with PKCS#1 v1.5 (``Prehashed``: no hashing in the timed loop; OpenSSL's
+    blinding included). Records in the run's schema with impl ``openssl_wheel`` and the wheel's
+    OpenSSL version in ``meta["openssl_wheel_version"]``; ``tsc`` from the run's ``tsc_hz``.
+    Returns [] when cryptography or the keys are missing.
+    """
+    try:
+        from cryptography.hazmat.backends.openssl.backend import backend
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import padding, utils
+    except ImportError:
+        return []
+    keydir = Path(__file__).resolve().parents[2] / "data" / "keys"
+    meta = data.get("meta", {})
+    hz = _num(meta.get("tsc_hz"))
+    out: List[Dict[str, Any]] = []
+    done = set()
+    for r in data.get("records", []):
+        if r.get("op") != "rsa_private" or (r["bits"], r.get("modulus")) in done:
+            continue
+        done.add((r["bits"], r.get("modulus")))
+        pem = keydir / f"rsa-{r['bits']}.pem"
+        if not pem.exists():
+            continue
+        key = serialization.load_pem_private_key(pem.read_bytes(), password=None)
+        digest = bytes(range(32))
+        algo = utils.Prehashed(hashes.SHA256())
+        pad = padding.PKCS1v15()
+        key.sign(digest, pad, algo)
+        samples: List[float] = []
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline or len(samples) < 5:
+            t0 = time.perf_counter_ns()
+            key.sign(digest, pad, algo)
+            samples.append(float(time.perf_counter_ns() - t0))
+        samples.sort()
+        ns = samples[len(samples) // 2]
+        out.append({
+            "op": "rsa_private", "bits": r["bits"], "modulus": r.get("modulus"),
+            "impl": CRYPTOGRAPHY_PEER, "kernel": None,
+            "symbol": "RSAPrivateKey.sign(PKCS1v15, Prehashed(SHA256))",
+            "ns": ns, "tsc": ns * hz / 1e9 if hz else None, "reps": len(samples),
+            "ns_min": samples[0], "tsc_min": samples[0] * hz / 1e9 if hz else None,
+            "n": r.get("n"), "batch": 1,
+        })
+    if out:
+        meta["openssl_wheel_version"] = backend.openssl_version_text()
+    return out
 
 
 def load(path: os.PathLike) -> Dict[str, Any]:

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../internal.h"
+#include "../ifma/r52.h"
 #include "mb.h"
 
 #define MAX_EBITS ((size_t)64 * TABAI_MAX_LIMBS * 2)
@@ -91,12 +92,43 @@ static const tabai_mb_kernel *group_begin(tabai_mb_mont *ctx, const tabai_mb_ker
     return kg;
 }
 
+/* powmod_jobs for 1 or 2 jobs through tabai_powmod2_r52 / tabai_powmod_r52: 1 when taken,
+ * with *st TABAI_OK (r written) or TABAI_ERR_ALLOC (nothing written); 0 to take the lanes. */
+static int powmod_single_r52(size_t jobs, uint64_t *const r[], const uint64_t *const b[],
+                             const uint64_t *const e[], size_t ebits, const tabai_mont *const mc[],
+                             size_t n, tabai_status *st) {
+    unsigned vl;
+    const size_t bits = mc[0]->bits > mc[jobs - 1]->bits ? mc[0]->bits : mc[jobs - 1]->bits;
+    if (!e || !tabai_r52_usable() || !tabai_r52_choose(bits, ebits, &vl) ||
+        mc[0]->n != mc[jobs - 1]->n)
+        return 0;
+    uint64_t out[2][TABAI_MAX_LIMBS] = {{0}};
+    tabai_status s;
+    if (jobs == 2) {
+        s = tabai_powmod2_r52(mc[0], mc[1], out[0], out[1], b[0], b[1], e[0], e[1], ebits);
+    } else {
+        uint64_t *ws = malloc(tabai_r52_scratch_limbs(mc[0]->n, ebits, 1) * sizeof(uint64_t));
+        s = ws ? tabai_powmod_r52(mc[0], out[0], b[0], e[0], ebits, vl, ws) : TABAI_ERR_ALLOC;
+        free(ws); /* wiped by tabai_powmod_r52 */
+    }
+    if (s == TABAI_ERR_SIZE) return 0; /* outside the layout's sizes: the lanes */
+    if (s == TABAI_OK)
+        for (size_t j = 0; j < jobs; j++) memcpy(r[j], out[j], n * sizeof(uint64_t));
+    tabai_wipe(out, sizeof out);
+    *st = s;
+    return 1;
+}
+
 /* r[j] = b[j]^e[j] mod p_j for the contexts mc[j] (n-limb values, mc[j]->n <= n; e == NULL
  * for ebits == 0): groups through the multi-buffer kernel k, else the scalar loop. r[j] may
  * be b[j]. The one exponentiation engine of the batch API and of RSA. */
 static tabai_status powmod_jobs_serial(const tabai_mb_kernel *k, size_t jobs, uint64_t *const r[],
                                 const uint64_t *const b[], const uint64_t *const e[],
                                 size_t ebits, const tabai_mont *const mc[], size_t n) {
+    /* one or two jobs (one RSA operation's halves): the single-number IFMA layout, both in
+     * one instruction stream, where its table says it is faster than lanes left empty */
+    tabai_status st;
+    if (k && jobs <= 2 && powmod_single_r52(jobs, r, b, e, ebits, mc, n, &st)) return st;
     size_t maxbits;
     k = jobs_kernel(k, jobs, mc, &maxbits);
     if (!k) {

@@ -35,8 +35,10 @@ const char *tabai_status_str(tabai_status s) {
 const char *tabai_version(void) { return "0.1.0"; }
 
 void tabai_wipe(void *p, size_t len) {
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    for (size_t i = 0; i < len; i++) v[i] = 0;
+    /* memset at full width, then a barrier that tells the compiler the zeros are read
+     * through p: the stores cannot be dropped as dead (a byte-wise volatile loop took one
+     * cycle a byte: 60 KB a 2048-bit RSA operation) */
+    if (len) memset(p, 0, len);
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 

@@ -5,6 +5,7 @@
  * Variable time: left-to-right sliding window over odd powers (HAC 14.85). */
 #include <stdlib.h>
 
+#include "../ifma/r52.h"
 #include "mod.h"
 
 /* One field: products in its own representation, plus the maps in and out. */
@@ -71,7 +72,10 @@ unsigned tabai_powmod_window(size_t ebits) {
 }
 
 size_t tabai_powmod_scratch_limbs(size_t n, size_t ebits) {
-    return (((size_t)1 << tabai_powmod_window(ebits)) + 4) * n;
+    const size_t scalar = (((size_t)1 << tabai_powmod_window(ebits)) + 4) * n;
+    /* from 1024 bits, room for the single-number IFMA exponentiation that tier ifma runs */
+    const size_t r52 = n >= 16 && n <= TABAI_MAX_LIMBS ? tabai_r52_scratch_limbs(n, ebits, 1) : 0;
+    return scalar > r52 ? scalar : r52;
 }
 
 /* ent[n] = tab[idx]: reads every entry and keeps the one whose index equals idx by masks,
@@ -171,6 +175,19 @@ static void powmod_vartime(const field *f, uint64_t *r, const uint64_t *b, const
 
 #define MAX_EBITS ((size_t)64 * TABAI_MAX_LIMBS * 2)
 
+/* At tier ifma, the constant-time exponentiation by a Montgomery context runs in the
+ * single-number radix-2^52 layout where the measured table (tabai_r52_choose) says it is
+ * faster, in the caller's scratch (tabai_powmod_scratch_limbs makes room for it): 1 when done
+ * (r written), 0 to take the scalar path. */
+static int powmod_r52_try(const tabai_mont *m, uint64_t *r, const uint64_t *b, const uint64_t *e,
+                          size_t ebits, uint64_t *scratch) {
+    unsigned vl;
+    /* a context made below tier ifma (its tier field) keeps its scalar kernels */
+    if (m->tier < TABAI_TIER_IFMA || !tabai_r52_usable() || !tabai_r52_choose(m->bits, ebits, &vl))
+        return 0;
+    return tabai_powmod_r52(m, r, b, e, ebits, vl, scratch) == TABAI_OK;
+}
+
 /* The four context entry points: argument checks, then one of the two algorithms. */
 static tabai_status powmod_checked(const field *f, const uint64_t *p, uint64_t *r,
                                    const uint64_t *b, const uint64_t *e, size_t ebits,
@@ -179,6 +196,8 @@ static tabai_status powmod_checked(const field *f, const uint64_t *p, uint64_t *
     if (ebits > MAX_EBITS) return TABAI_ERR_SIZE;
     if (scratch_limbs < tabai_powmod_scratch_limbs(f->n, ebits)) return TABAI_ERR_SCRATCH;
     if (!tabai_reduced_public(b, p, f->n)) return TABAI_ERR_RANGE; /* public: an error */
+    if (!vartime && f->mul == mont_f_mul && powmod_r52_try(f->ctx, r, b, e, ebits, scratch))
+        return TABAI_OK;
     unsigned w = tabai_powmod_window(ebits);
     if (vartime) powmod_vartime(f, r, b, e, ebits, scratch, w);
     else powmod_ct(f, r, b, e, ebits, scratch, w);
@@ -262,8 +281,10 @@ static tabai_status powmod_any(uint64_t *r, const uint64_t *b, const uint64_t *e
         f = ohta_field(o);
     }
     unsigned w = tabai_powmod_window(ebits);
-    if (vartime) powmod_vartime(&f, out, br, e, ebits, scratch, w);
-    else powmod_ct(&f, out, br, e, ebits, scratch, w);
+    if (vartime || !mc || !powmod_r52_try(mc, out, br, e, ebits, scratch)) {
+        if (vartime) powmod_vartime(&f, out, br, e, ebits, scratch, w);
+        else powmod_ct(&f, out, br, e, ebits, scratch, w);
+    }
     for (size_t i = 0; i < n; i++) r[i] = i < mn ? out[i] : 0;
     s = TABAI_OK;
 done:

@@ -3,11 +3,16 @@
  * Input: tier, kernel byte, n, a[n], b[n] (the digit-boundary class of fuzz.h is one byte
  * away), then for the Ohta kernels a modulus and two residues.
  * tabai_mul_with: TABAI_OK and a*b when tabai_kernel_available says the kernel runs here,
- * else TABAI_ERR_TIER / TABAI_ERR_KERNEL with r untouched. tabai_ohta_mul_with likewise. */
+ * else TABAI_ERR_TIER / TABAI_ERR_KERNEL with r untouched. tabai_ohta_mul_with likewise.
+ * Then, at tier ifma on an IFMA CPU, the single-number radix-2^52 kernels (src/ifma/r52.h):
+ * an odd modulus of 16 .. 128 limbs, two residues, the width from the kernel byte:
+ * mont_mul, mont_sqr and the two-stream mul2 / sqr2, r < 2p and r R == a b mod p. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "ifma/r52.h"
+#include "mb/mb.h"
 
 static mpz_t A, B, Z, P;
 
@@ -62,6 +67,57 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t s) {
                      "tabai_ohta_mul_with status");
         }
         free(o);
+    }
+    if (tabai_r52_usable()) {
+        size_t pn = 16 + fz_size(&in, 113) - 1;
+        uint64_t *q = malloc(pn * 8), *u = malloc(pn * 8), *v = malloc(pn * 8);
+        fz_modulus(&in, q, pn, FZ_ODD);
+        q[pn - 1] |= (uint64_t)1 << 63; /* exactly pn limbs: 1024 .. 8192 bits */
+        fz_residue(&in, u, q, pn);
+        fz_residue(&in, v, q, pn);
+        tabai_mont *mc = malloc(sizeof *mc);
+        tabai_r52 *c = aligned_alloc(64, sizeof *c);
+        FZ_STATUS(tabai_mont_init(mc, q, pn), TABAI_OK, "tabai_mont_init (r52)");
+        const unsigned vl = (k & 1) && tabai_r52_digits(mc->bits, pn, 4) <= 92 ? 4 : 8;
+        FZ_CHECK(tabai_r52_init(c, mc, vl, 0) == 0, "tabai_r52_init");
+        fz_note(2, "p", q, pn), fz_note(3, "x", u, pn), fz_note(4, "y", v, pn);
+        const size_t dd = c->dd;
+        static uint64_t bx[TABAI_R52_BUF], by[TABAI_R52_BUF], br[TABAI_R52_BUF], br2[TABAI_R52_BUF];
+        uint64_t *x = bx + TABAI_R52_PAD, *y = by + TABAI_R52_PAD, *o = br + TABAI_R52_PAD,
+                 *o2 = br2 + TABAI_R52_PAD;
+        const uint64_t *src[1] = {u};
+        tabai_mb_to_digits(x, 1, 52, dd, src, pn);
+        src[0] = v;
+        tabai_mb_to_digits(y, 1, 52, dd, src, pn);
+        fz_to_mpz(A, u, pn), fz_to_mpz(B, v, pn), fz_to_mpz(P, q, pn);
+        for (int op = 0; op < 4; op++) {
+            const uint64_t *p52 = tabai_r52_p(c);
+            if (op == 0) tabai_mont_mul_r52n_ifma(o, x, y, p52, c->k0, dd, vl);
+            if (op == 1) tabai_mont_sqr_r52n_ifma(o, x, p52, c->k0, dd, vl);
+            if (op == 2) tabai_mont_mul2_r52n_ifma(o, o2, x, y, y, x, p52, p52, c->k0, c->k0, dd, vl);
+            if (op == 3) tabai_mont_sqr2_r52n_ifma(o, o2, x, x, p52, p52, c->k0, c->k0, dd, vl);
+            for (int w = 0; w < (op >= 2 ? 2 : 1); w++) {
+                const uint64_t *res = w ? o2 : o;
+                int ok = 1;
+                mpz_set_ui(Z, 0);
+                for (size_t i = dd; i-- > 0;) {
+                    ok &= (res[i] >> 52) == 0;
+                    mpz_mul_2exp(Z, Z, 52);
+                    mpz_add_ui(Z, Z, res[i]);
+                }
+                mpz_mul_2exp(B, P, 1);
+                ok &= mpz_cmp(Z, B) < 0;
+                mpz_mul_2exp(Z, Z, 52 * dd);
+                fz_to_mpz(B, v, pn);
+                mpz_mul(B, A, op & 1 ? A : B);
+                mpz_sub(Z, Z, B);
+                ok &= mpz_divisible_p(Z, P);
+                FZ_CHECK(ok, op == 0 ? "mont_mul_r52n_ifma" : op == 1 ? "mont_sqr_r52n_ifma"
+                             : op == 2 ? "mont_mul2_r52n_ifma" : "mont_sqr2_r52n_ifma");
+                fz_to_mpz(B, v, pn);
+            }
+        }
+        free(q), free(u), free(v), free(mc), free(c);
     }
     free(a), free(b), free(r);
     return 0;
