@@ -36,8 +36,9 @@
 #define R52_UNROLL _Pragma("GCC unroll 64")
 #define TABAI_R52_TEMPLATE 1
 /* Sanitizer builds take the rolled product at every size (the same vector functions; the
- * unrolled copies multiply their compile time) */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+ * unrolled copies multiply their compile time); they build this file without instrumenting
+ * it and say so with TABAI_R52_ROLLED (src/CMakeLists.txt) */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__) || defined(TABAI_R52_ROLLED)
 #define R52_SAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
