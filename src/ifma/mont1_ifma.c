@@ -74,9 +74,15 @@
 #define V_ALIGN(hi, lo, n) _mm512_alignr_epi64((hi), (lo), (n))
 #define V_PERM(idx, x) _mm512_permutexvar_epi64((idx), (x))
 #define V_DUPIDX() _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0)
+#if R52_SAN /* rolled loops: the lane index is not a compile-time constant */
+#define V_EXT(x, l)                                                                              \
+    ((uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(                                         \
+        _mm512_permutexvar_epi64(_mm512_set1_epi64((long long)(l)), (x)))))
+#else
 #define V_EXT(x, l)                                                                              \
     ((l) == 0 ? (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(x))                          \
               : (uint64_t)_mm_extract_epi64(_mm512_extracti32x4_epi32((x), (l) / 2), (l) % 2))
+#endif
 #define V_INS0(x, v) _mm512_mask_mov_epi64((x), 1, _mm512_set1_epi64((long long)(v)))
 #define R52_SFX _z
 #define R52_NVMAX 20
@@ -139,7 +145,13 @@
 #define V_ALIGN(hi, lo, n) _mm256_alignr_epi64((hi), (lo), (n))
 #define V_PERM(idx, x) _mm256_permutexvar_epi64((idx), (x))
 #define V_DUPIDX() _mm256_set_epi64x(1, 1, 0, 0)
+#if R52_SAN
+#define V_EXT(x, l)                                                                              \
+    ((uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(                                         \
+        _mm256_permutexvar_epi64(_mm256_set1_epi64x((long long)(l)), (x)))))
+#else
 #define V_EXT(x, l) ((uint64_t)_mm256_extract_epi64((x), (l)))
+#endif
 #define V_INS0(x, v) _mm256_mask_mov_epi64((x), 1, _mm256_set1_epi64x((long long)(v)))
 #define R52_SFX _y
 #define R52_NVMAX 23
