@@ -85,6 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t s) {
         static uint64_t bx[TABAI_R52_BUF], by[TABAI_R52_BUF], br[TABAI_R52_BUF], br2[TABAI_R52_BUF];
         uint64_t *x = bx + TABAI_R52_PAD, *y = by + TABAI_R52_PAD, *o = br + TABAI_R52_PAD,
                  *o2 = br2 + TABAI_R52_PAD;
+        /* the kernels read the pads (zero) around dd digits: a longer earlier input must not
+         * leave digits there */
+        memset(bx, 0, sizeof bx), memset(by, 0, sizeof by);
         const uint64_t *src[1] = {u};
         tabai_mb_to_digits(x, 1, 52, dd, src, pn);
         src[0] = v;
