@@ -138,7 +138,7 @@ static int point_affine(const tabai_ec_ctx *x, uint64_t *ax, uint64_t *ay,
     const tabai_ec_mod *m = &x->fp;
     size_t n = m->n;
     uint64_t zi[L9], one[L9] = {1};
-    tabai_ec_pow(m, zi, p->z, x->c->p_minus2, x->c->pbits);
+    tabai_ec_fe_inv_ct(x, zi, p->z);
     fe_mul(m, ax, p->x, zi);
     fe_mul(m, ax, ax, one);
     if (ay) {
@@ -403,7 +403,7 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
         memcpy(r, ax, n * 8);
         reduce_once(c, r); /* x < p < 2q */
         fe_mul(q, km, k, q->rr);                      /* k R */
-        tabai_ec_pow(q, ki, km, c->q_minus2, c->qbits); /* k^-1 R */
+        tabai_ec_scalar_inv_ct(x, ki, km);              /* k^-1 R */
         fe_mul(q, dm, d, q->rr);                      /* d R */
         fe_mul(q, t, r, dm);                          /* r d */
         fe_add(q, t, t, e);                           /* e + r d */
@@ -506,7 +506,7 @@ tabai_status tabai_ecdsa_verify_digest_vartime(tabai_curve cv, const uint8_t *pk
     bits2int(c, e, digest, digest_len);
     reduce_once(c, e);
     fe_mul(q, w, s, q->rr);
-    tabai_ec_pow(q, w, w, c->q_minus2, c->qbits); /* s^-1 R */
+    tabai_ec_scalar_inv_vartime(&x, w, w);        /* s^-1 R */
     fe_mul(q, u1, e, w);                          /* e s^-1 */
     fe_mul(q, u2, r, w);                          /* r s^-1 */
     tabai_ec_mul2_vartime(&x, &R, u1, u2, &Q);

@@ -38,6 +38,18 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
 }
 
+/* The inversions of field.h by Fermat's little theorem, a^(p-2) and a^(q-2), through
+ * tabai_ec_pow (the exponents are public constants, so constant time in a). */
+void tabai_ec_fe_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
+    tabai_ec_pow(&x->fp, r, a, x->c->p_minus2, x->c->pbits);
+}
+void tabai_ec_scalar_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
+    tabai_ec_pow(&x->fq, r, a, x->c->q_minus2, x->c->qbits);
+}
+void tabai_ec_scalar_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
+    tabai_ec_scalar_inv_ct(x, r, a);
+}
+
 /* r = a^e in Montgomery form for a public exponent e[n] (ebits bits): fixed 4-bit windows,
  * the table read at public indices (the windows of e), so constant time in a. */
 void tabai_ec_pow(const tabai_ec_mod *m, uint64_t *r, const uint64_t *a, const uint64_t *e,
@@ -389,7 +401,7 @@ static void base_build(size_t ci) {
         uint64_t pre[EC_TAB][TABAI_EC_LIMBS], inv[TABAI_EC_LIMBS], zi[TABAI_EC_LIMBS];
         memcpy(pre[0], pts[0].z, n * 8);
         for (int j = 1; j < EC_TAB; j++) fe_mul(&x.fp, pre[j], pre[j - 1], pts[j].z);
-        tabai_ec_pow(&x.fp, inv, pre[EC_TAB - 1], c->p_minus2, c->pbits);
+        tabai_ec_fe_inv_ct(&x, inv, pre[EC_TAB - 1]);
         for (int j = EC_TAB - 1; j >= 0; j--) {
             if (j > 0) {
                 fe_mul(&x.fp, zi, inv, pre[j - 1]);
