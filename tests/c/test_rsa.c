@@ -82,19 +82,54 @@ static void prime_bits(mpz_t p, size_t bits) {
     } while (mpz_sizeinbase(p, 2) != bits);
 }
 
+/* n, d and the CRT values of k from its primes k->p, k->q and k->e (d = e^-1 mod phi);
+ * 0 if e is not invertible */
+static int rsa_derive(rsa *k) {
+    mpz_t phi, t;
+    mpz_inits(phi, t, NULL);
+    mpz_sub_ui(phi, k->p, 1);
+    mpz_sub_ui(t, k->q, 1);
+    mpz_mul(phi, phi, t);
+    int ok = mpz_cmp(k->p, k->q) && mpz_invert(k->d, k->e, phi);
+    mpz_clears(phi, t, NULL);
+    return ok;
+}
+
+static void rsa_finish(rsa *k, unsigned long e);
+
 /* a key with primes of pb and qb bits, e = 65537 or 3 */
 static void rsa_make(rsa *k, size_t pb, size_t qb, unsigned long e) {
     mpz_inits(k->n, k->d, k->e, k->p, k->q, k->dp, k->dq, k->qi, NULL);
-    mpz_t phi, t;
-    mpz_inits(phi, t, NULL);
     mpz_set_ui(k->e, e);
     do {
         prime_bits(k->p, pb);
         prime_bits(k->q, qb);
-        mpz_sub_ui(phi, k->p, 1);
-        mpz_sub_ui(t, k->q, 1);
-        mpz_mul(phi, phi, t);
-    } while (!mpz_cmp(k->p, k->q) || !mpz_invert(k->d, k->e, phi));
+    } while (!rsa_derive(k));
+    rsa_finish(k, e);
+}
+
+/* a shipped key (data/keys, e = 65537) from the CRT primes that bench/moduli.h holds */
+static void rsa_shipped(rsa *k, const char *name_p, const char *name_q) {
+    mpz_inits(k->n, k->d, k->e, k->p, k->q, k->dp, k->dq, k->qi, NULL);
+    mpz_set_ui(k->e, 65537);
+    const tu_real_modulus *mp = NULL, *mq = NULL;
+    for (size_t i = 0; i < tu_real_moduli_count; i++) {
+        if (!strcmp(tu_real_moduli[i].name, name_p)) mp = &tu_real_moduli[i];
+        if (!strcmp(tu_real_moduli[i].name, name_q)) mq = &tu_real_moduli[i];
+    }
+    if (!mp || !mq) {
+        fprintf(stderr, "test_rsa: %s or %s missing from bench/moduli.h\n", name_p, name_q);
+        exit(1);
+    }
+    tu_to_mpz(k->p, mp->limbs, mp->n);
+    tu_to_mpz(k->q, mq->limbs, mq->n);
+    TU_CHECK(rsa_derive(k), name_p, mp->n, TU_NOV);
+    rsa_finish(k, 65537);
+}
+
+static void rsa_finish(rsa *k, unsigned long e) {
+    mpz_t t;
+    mpz_init(t);
     mpz_mul(k->n, k->p, k->q);
     mpz_sub_ui(t, k->p, 1), mpz_mod(k->dp, k->d, t);
     mpz_sub_ui(t, k->q, 1), mpz_mod(k->dq, k->d, t);
@@ -107,7 +142,7 @@ static void rsa_make(rsa *k, size_t pb, size_t qb, unsigned long e) {
     tabai_status s = tabai_rsa_key_init(&k->key, k->N, e, k->D, k->P, k->Q, k->DP, k->DQ, k->QI,
                                         k->nl);
     TU_CHECK(s == TABAI_OK, "rsa_key_init", k->nl, TU_NOV);
-    mpz_clears(phi, t, NULL);
+    mpz_clear(t);
 }
 
 static tabai_status init_of(const rsa *k, uint64_t e, const uint64_t *N, const uint64_t *D,
@@ -430,6 +465,22 @@ int main(int argc, char **argv) {
                 check_private(ks[ki], &keys[i], 1, 1 + tu_below(MAXC), 1 + (unsigned)tu_below(3));
             check_private(ks[ki], keys, NK, 1 + tu_below(MAXC), 1 + (unsigned)tu_below(3));
         }
+    /* the shipped RSA-2048, -3072 and -4096 keys (data/keys): every kernel, a few messages
+     * each, single and batch */
+    static rsa shipped[3];
+    rsa_shipped(&shipped[0], "rsa2048_p", "rsa2048_q");
+    rsa_shipped(&shipped[1], "rsa3072_p", "rsa3072_q");
+    rsa_shipped(&shipped[2], "rsa4096_p", "rsa4096_q");
+    for (size_t i = 0; i < 3; i++) {
+        TU_CHECK(mpz_sizeinbase(shipped[i].n, 2) == 2048 + 1024 * i, "shipped key size",
+                 shipped[i].nl, TU_NOV);
+        for (size_t ki = 0; ki < nk; ki++) {
+            check_private(ks[ki], &shipped[i], 1, 1, 1);
+            check_private(ks[ki], &shipped[i], 1, 2 + tu_below(3), 1 + (unsigned)tu_below(2));
+        }
+        check_public(&shipped[i]);
+    }
+    check_fault(&shipped[2]);
     /* the public single operation on each key */
     for (size_t i = 0; i < NK; i++) {
         uint64_t c[TABAI_MAX_LIMBS] = {5}, m[TABAI_MAX_LIMBS];
