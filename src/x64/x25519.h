@@ -13,10 +13,11 @@ void tabai_x25519_ladder_n4_bmi2(uint8_t out[32], const uint8_t k[32], const uin
 /* The field operations, exposed for the differential tests. r may alias the inputs. */
 void tabai_fe25519_mul_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void tabai_fe25519_sqr_n4_bmi2(uint64_t r[4], const uint64_t a[4]);
-void tabai_fe25519_add_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
-void tabai_fe25519_sub_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
-/* r = 121665 a (RFC 7748's a24) */
-void tabai_fe25519_mul_a24_n4_bmi2(uint64_t r[4], const uint64_t a[4]);
+/* s = a + b, d = a - b */
+void tabai_fe25519_addsub_n4_bmi2(uint64_t s[4], uint64_t d[4], const uint64_t a[4],
+                                  const uint64_t b[4]);
+/* r = b + 121665 a (RFC 7748's a24) */
+void tabai_fe25519_mul_a24_add_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 /* r = a^(p-2) (a^-1, 0 for a = 0 mod p) */
 void tabai_fe25519_invert_n4_bmi2(uint64_t r[4], const uint64_t a[4]);
 /* s[32] = a mod p in [0, p), little-endian */

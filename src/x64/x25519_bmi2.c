@@ -25,10 +25,21 @@
 #include "../internal.h"
 #include "x25519.h"
 
-/* The body of the reduction: in r0..r7 the 512-bit value, out: [%[r]] = 4 limbs < 2^256.
- * Uses rdx, t0, t1 and operand Z (a dead pointer register, zeroed here). */
-#define FE4_REDUCE(Z)                                                                             \
-    "xorl %k[" Z "], %k[" Z "]\n\t"                                                                    \
+/* Operand lists: the four limbs of an element as separate memory operands (no pointer
+ * register needed for elements on the stack; the compiler sees exactly what is read and
+ * written). Limb j of element x is %[x<j>]. */
+#define FE4_M(n, x) [n##0] "m"((x)[0]), [n##1] "m"((x)[1]), [n##2] "m"((x)[2]), [n##3] "m"((x)[3])
+#define FE4_W(x) [w0] "=m"((x)[0]), [w1] "=m"((x)[1]), [w2] "=m"((x)[2]), [w3] "=m"((x)[3])
+#define FE4_REGS                                                                               \
+    [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),            \
+        [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [t0] "=&r"(t0), [t1] "=&r"(t1)
+
+/* The reduction of the 512-bit r7..r0 to four limbs in [0, 2^256), stored to %[w0..3]:
+ * l + 38 h (two chains), then the fifth word w <= 39 as + 38 w, then a last carry as + 38
+ * (which cannot carry: after a carry the low word is below 38 * 39). Uses rdx, t0, t1; r5
+ * is the zero register once consumed. */
+#define FE4_REDUCE                                                                             \
+    "xorl %k[t0], %k[t0]\n\t"                                                                    \
     "movl $38, %%edx\n\t"                                                                      \
     "mulx %[r4], %[t0], %[t1]\n\t"                                                             \
     "adcx %[t0], %[r0]\n\t"                                                                    \
@@ -40,225 +51,190 @@
     "adcx %[t0], %[r2]\n\t"                                                                    \
     "adox %[t1], %[r3]\n\t"                                                                    \
     "mulx %[r7], %[t0], %[r4]\n\t"                                                             \
+    "movl $0, %k[r5]\n\t"                                                                     \
     "adcx %[t0], %[r3]\n\t"                                                                    \
-    "adox %[" Z "], %[r4]\n\t"                                                                     \
-    "adcx %[" Z "], %[r4]\n\t"                                                                     \
+    "adox %[r5], %[r4]\n\t"                                                                     \
+    "adcx %[r5], %[r4]\n\t"                                                                     \
     "imulq $38, %[r4], %[r4]\n\t"                                                              \
     "addq %[r4], %[r0]\n\t"                                                                    \
-    "adcq %[" Z "], %[r1]\n\t"                                                                     \
-    "adcq %[" Z "], %[r2]\n\t"                                                                     \
-    "adcq %[" Z "], %[r3]\n\t"                                                                     \
+    "adcq %[r5], %[r1]\n\t"                                                                     \
+    "adcq %[r5], %[r2]\n\t"                                                                     \
+    "adcq %[r5], %[r3]\n\t"                                                                     \
     "sbbq %[t0], %[t0]\n\t"                                                                    \
-    "andq $38, %[t0]\n\t"                                                                      \
+    "andl $38, %k[t0]\n\t"                                                                     \
     "addq %[t0], %[r0]\n\t"                                                                    \
-    "movq %[r0], 0(%[r])\n\t"                                                                  \
-    "movq %[r1], 8(%[r])\n\t"                                                                  \
-    "movq %[r2], 16(%[r])\n\t"                                                                 \
-    "movq %[r3], 24(%[r])\n\t"
+    "movq %[r0], %[w0]\n\t"                                                                    \
+    "movq %[r1], %[w1]\n\t"                                                                    \
+    "movq %[r2], %[w2]\n\t"                                                                    \
+    "movq %[r3], %[w3]\n\t"
 
-/* r = a * b mod p, lazily reduced (all in [0, 2^256)). r may alias a and/or b. */
-static inline void fe4_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
+/* Row i >= 1 of the product: r[i..i+4] += a_i * b, low halves on OF, high halves on CF. */
+#define FE4_ROW(ai, ri, ri1, ri2, ri3, ri4)                                                    \
+    "xorl %k[t0], %k[t0]\n\t"                                                                  \
+    "movq %[" ai "], %%rdx\n\t"                                                                \
+    "mulx %[b0], %[t0], %[t1]\n\t"                                                             \
+    "adox %[t0], %[" ri "]\n\t"                                                                \
+    "adcx %[t1], %[" ri1 "]\n\t"                                                               \
+    "mulx %[b1], %[t0], %[t1]\n\t"                                                             \
+    "adox %[t0], %[" ri1 "]\n\t"                                                               \
+    "adcx %[t1], %[" ri2 "]\n\t"                                                               \
+    "mulx %[b2], %[t0], %[t1]\n\t"                                                             \
+    "adox %[t0], %[" ri2 "]\n\t"                                                               \
+    "adcx %[t1], %[" ri3 "]\n\t"                                                               \
+    "mulx %[b3], %[t0], %[" ri4 "]\n\t"                                                        \
+    "adox %[t0], %[" ri3 "]\n\t"                                                               \
+    "movl $0, %k[t0]\n\t"                                                                      \
+    "adcx %[t0], %[" ri4 "]\n\t"                                                               \
+    "adox %[t0], %[" ri4 "]\n\t"
+
+/* r = a * b mod p, lazily reduced (all in [0, 2^256)). r may alias a and/or b (every load
+ * comes before the first store). */
+TABAI_INLINE void fe4_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
     uint64_t r0, r1, r2, r3, r4, r5, r6, r7, t0, t1;
-    const uint64_t *pa = a, *pb = b;
-    __asm__ volatile(
-        /* row 0: a0 * b */
-        "movq 0(%[a]), %%rdx\n\t"
-        "mulx 0(%[b]), %[r0], %[r1]\n\t"
-        "mulx 8(%[b]), %[t0], %[r2]\n\t"
-        "addq %[t0], %[r1]\n\t"
-        "mulx 16(%[b]), %[t0], %[r3]\n\t"
-        "adcq %[t0], %[r2]\n\t"
-        "mulx 24(%[b]), %[t0], %[r4]\n\t"
-        "adcq %[t0], %[r3]\n\t"
-        "adcq $0, %[r4]\n\t"
-        /* row 1: a1 * b, low halves on OF, high halves on CF */
-        "xorl %k[t0], %k[t0]\n\t"
-        "movq 8(%[a]), %%rdx\n\t"
-        "mulx 0(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r1]\n\t"
-        "adcx %[t1], %[r2]\n\t"
-        "mulx 8(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r2]\n\t"
-        "adcx %[t1], %[r3]\n\t"
-        "mulx 16(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r3]\n\t"
-        "adcx %[t1], %[r4]\n\t"
-        "mulx 24(%[b]), %[t0], %[r5]\n\t"
-        "adox %[t0], %[r4]\n\t"
-        "movl $0, %k[t0]\n\t"
-        "adcx %[t0], %[r5]\n\t"
-        "adox %[t0], %[r5]\n\t"
-        /* row 2 */
-        "xorl %k[t0], %k[t0]\n\t"
-        "movq 16(%[a]), %%rdx\n\t"
-        "mulx 0(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r2]\n\t"
-        "adcx %[t1], %[r3]\n\t"
-        "mulx 8(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r3]\n\t"
-        "adcx %[t1], %[r4]\n\t"
-        "mulx 16(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r4]\n\t"
-        "adcx %[t1], %[r5]\n\t"
-        "mulx 24(%[b]), %[t0], %[r6]\n\t"
-        "adox %[t0], %[r5]\n\t"
-        "movl $0, %k[t0]\n\t"
-        "adcx %[t0], %[r6]\n\t"
-        "adox %[t0], %[r6]\n\t"
-        /* row 3 */
-        "xorl %k[t0], %k[t0]\n\t"
-        "movq 24(%[a]), %%rdx\n\t"
-        "mulx 0(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r3]\n\t"
-        "adcx %[t1], %[r4]\n\t"
-        "mulx 8(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r4]\n\t"
-        "adcx %[t1], %[r5]\n\t"
-        "mulx 16(%[b]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r5]\n\t"
-        "adcx %[t1], %[r6]\n\t"
-        "mulx 24(%[b]), %[t0], %[r7]\n\t"
-        "adox %[t0], %[r6]\n\t"
-        "movl $0, %k[t0]\n\t"
-        "adcx %[t0], %[r7]\n\t"
-        "adox %[t0], %[r7]\n\t"
-        /* the pointers are dead: b is the zero register of the reduction */
-        FE4_REDUCE("b")
-        : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-          [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [t0] "=&r"(t0), [t1] "=&r"(t1),
-          [a] "+&r"(pa), [b] "+&r"(pb)
-        : [r] "r"(r)
-        : "rdx", "cc", "memory");
+    __asm__("movq %[a0], %%rdx\n\t"
+            "mulx %[b0], %[r0], %[r1]\n\t"
+            "mulx %[b1], %[t0], %[r2]\n\t"
+            "addq %[t0], %[r1]\n\t"
+            "mulx %[b2], %[t0], %[r3]\n\t"
+            "adcq %[t0], %[r2]\n\t"
+            "mulx %[b3], %[t0], %[r4]\n\t"
+            "adcq %[t0], %[r3]\n\t"
+            "adcq $0, %[r4]\n\t"
+            FE4_ROW("a1", "r1", "r2", "r3", "r4", "r5")
+            FE4_ROW("a2", "r2", "r3", "r4", "r5", "r6")
+            FE4_ROW("a3", "r3", "r4", "r5", "r6", "r7")
+            FE4_REDUCE
+            : FE4_REGS, FE4_W(r)
+            : FE4_M(a, a), FE4_M(b, b)
+            : "rdx", "cc");
 }
 
 /* r = a^2 mod p, lazily reduced (in and out in [0, 2^256)). r may alias a. */
-static inline void fe4_sqr(uint64_t r[4], const uint64_t a[4]) {
+TABAI_INLINE void fe4_sqr(uint64_t r[4], const uint64_t a[4]) {
     uint64_t r0, r1, r2, r3, r4, r5, r6, r7, t0, t1;
-    const uint64_t *pa = a;
-    __asm__ volatile(
-        /* off-diagonal: a0 * (a1, a2, a3) on CF */
-        "movq 0(%[a]), %%rdx\n\t"
-        "xorl %k[r7], %k[r7]\n\t"
-        "mulx 8(%[a]), %[r1], %[r2]\n\t"
-        "mulx 16(%[a]), %[t0], %[r3]\n\t"
-        "adcx %[t0], %[r2]\n\t"
-        "mulx 24(%[a]), %[t0], %[r4]\n\t"
-        "adcx %[t0], %[r3]\n\t"
-        /* a1 * (a2, a3): low halves on OF, high halves continue the CF chain */
-        "movq 8(%[a]), %%rdx\n\t"
-        "mulx 16(%[a]), %[t0], %[t1]\n\t"
-        "adox %[t0], %[r3]\n\t"
-        "adcx %[t1], %[r4]\n\t"
-        "mulx 24(%[a]), %[t0], %[r5]\n\t"
-        "adox %[t0], %[r4]\n\t"
-        /* a2 * a3 */
-        "movq 16(%[a]), %%rdx\n\t"
-        "mulx 24(%[a]), %[t0], %[r6]\n\t"
-        "adcx %[t0], %[r5]\n\t"
-        "adox %[r7], %[r5]\n\t"
-        "adcx %[r7], %[r6]\n\t"
-        "adox %[r7], %[r6]\n\t"
-        /* double (CF) and add the diagonal a_i^2 (OF); r7 = 0 on entry, flags cleared */
-        "xorl %k[r7], %k[r7]\n\t"
-        "movq 0(%[a]), %%rdx\n\t"
-        "mulx %%rdx, %[r0], %[t1]\n\t"
-        "adcx %[r1], %[r1]\n\t"
-        "adox %[t1], %[r1]\n\t"
-        "movq 8(%[a]), %%rdx\n\t"
-        "mulx %%rdx, %[t0], %[t1]\n\t"
-        "adcx %[r2], %[r2]\n\t"
-        "adox %[t0], %[r2]\n\t"
-        "adcx %[r3], %[r3]\n\t"
-        "adox %[t1], %[r3]\n\t"
-        "movq 16(%[a]), %%rdx\n\t"
-        "mulx %%rdx, %[t0], %[t1]\n\t"
-        "adcx %[r4], %[r4]\n\t"
-        "adox %[t0], %[r4]\n\t"
-        "adcx %[r5], %[r5]\n\t"
-        "adox %[t1], %[r5]\n\t"
-        "movq 24(%[a]), %%rdx\n\t"
-        "mulx %%rdx, %[t0], %[t1]\n\t"
-        "adcx %[r6], %[r6]\n\t"
-        "adox %[t0], %[r6]\n\t"
-        "adcx %[r7], %[r7]\n\t"
-        "adox %[t1], %[r7]\n\t"
-        /* the pointer is dead: a is the zero register of the reduction */
-        FE4_REDUCE("a")
-        : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-          [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [t0] "=&r"(t0), [t1] "=&r"(t1),
-          [a] "+&r"(pa)
-        : [r] "r"(r)
-        : "rdx", "cc", "memory");
+    __asm__(/* off-diagonal: a0 * (a1, a2, a3) on CF */
+            "movq %[a0], %%rdx\n\t"
+            "xorl %k[r7], %k[r7]\n\t"
+            "mulx %[a1], %[r1], %[r2]\n\t"
+            "mulx %[a2], %[t0], %[r3]\n\t"
+            "adcx %[t0], %[r2]\n\t"
+            "mulx %[a3], %[t0], %[r4]\n\t"
+            "adcx %[t0], %[r3]\n\t"
+            /* a1 * (a2, a3): low halves on OF, high halves continue the CF chain */
+            "movq %[a1], %%rdx\n\t"
+            "mulx %[a2], %[t0], %[t1]\n\t"
+            "adox %[t0], %[r3]\n\t"
+            "adcx %[t1], %[r4]\n\t"
+            "mulx %[a3], %[t0], %[r5]\n\t"
+            "adox %[t0], %[r4]\n\t"
+            /* a2 * a3 */
+            "movq %[a2], %%rdx\n\t"
+            "mulx %[a3], %[t0], %[r6]\n\t"
+            "adcx %[t0], %[r5]\n\t"
+            "adox %[r7], %[r5]\n\t"
+            "adcx %[r7], %[r6]\n\t"
+            "adox %[r7], %[r6]\n\t"
+            /* double (CF) and add the diagonal a_i^2 (OF); r7 = 0, flags cleared */
+            "xorl %k[r7], %k[r7]\n\t"
+            "movq %[a0], %%rdx\n\t"
+            "mulx %%rdx, %[r0], %[t1]\n\t"
+            "adcx %[r1], %[r1]\n\t"
+            "adox %[t1], %[r1]\n\t"
+            "movq %[a1], %%rdx\n\t"
+            "mulx %%rdx, %[t0], %[t1]\n\t"
+            "adcx %[r2], %[r2]\n\t"
+            "adox %[t0], %[r2]\n\t"
+            "adcx %[r3], %[r3]\n\t"
+            "adox %[t1], %[r3]\n\t"
+            "movq %[a2], %%rdx\n\t"
+            "mulx %%rdx, %[t0], %[t1]\n\t"
+            "adcx %[r4], %[r4]\n\t"
+            "adox %[t0], %[r4]\n\t"
+            "adcx %[r5], %[r5]\n\t"
+            "adox %[t1], %[r5]\n\t"
+            "movq %[a3], %%rdx\n\t"
+            "mulx %%rdx, %[t0], %[t1]\n\t"
+            "adcx %[r6], %[r6]\n\t"
+            "adox %[t0], %[r6]\n\t"
+            "adcx %[r7], %[r7]\n\t"
+            "adox %[t1], %[r7]\n\t"
+            FE4_REDUCE
+            : FE4_REGS, FE4_W(r)
+            : FE4_M(a, a)
+            : "rdx", "cc");
 }
 
-/* r = a + b mod p, lazily reduced. r may alias a and/or b. */
-static inline void fe4_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
-    uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], t;
-    __asm__("addq 0(%[b]), %[r0]\n\t"
-            "adcq 8(%[b]), %[r1]\n\t"
-            "adcq 16(%[b]), %[r2]\n\t"
-            "adcq 24(%[b]), %[r3]\n\t"
-            "sbbq %[t], %[t]\n\t"
-            "andq $38, %[t]\n\t"
-            "addq %[t], %[r0]\n\t"
-            "adcq $0, %[r1]\n\t"
-            "adcq $0, %[r2]\n\t"
-            "adcq $0, %[r3]\n\t"
-            "sbbq %[t], %[t]\n\t"
-            "andq $38, %[t]\n\t"
-            "addq %[t], %[r0]\n\t"
-            : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [t] "=&r"(t)
-            : [b] "r"(b), "m"(*(const uint64_t(*)[4])b)
+/* s = a + b, d = a - b mod p, lazily reduced: a carry (a + b - 2^256) adds 38, a second carry
+ * 38 more; a borrow (a - b + 2^256) takes off 38, a second borrow 38 more (neither can
+ * happen a third time). s, d may alias a and/or b. */
+TABAI_INLINE void fe4_addsub(uint64_t s[4], uint64_t d[4], const uint64_t a[4],
+                             const uint64_t b[4]) {
+    uint64_t s0 = a[0], s1 = a[1], s2 = a[2], s3 = a[3], d0 = s0, d1 = s1, d2 = s2, d3 = s3;
+    uint64_t t, u;
+    __asm__("xorl %k[u], %k[u]\n\t"
+            "addq %[b0], %[s0]\n\t"
+            "adcq %[b1], %[s1]\n\t"
+            "adcq %[b2], %[s2]\n\t"
+            "adcq %[b3], %[s3]\n\t"
+            "movl $38, %k[t]\n\t"
+            "cmovncl %k[u], %k[t]\n\t"
+            "addq %[t], %[s0]\n\t"
+            "adcq %[u], %[s1]\n\t"
+            "adcq %[u], %[s2]\n\t"
+            "adcq %[u], %[s3]\n\t"
+            "movl $38, %k[t]\n\t"
+            "cmovncl %k[u], %k[t]\n\t"
+            "addq %[t], %[s0]\n\t"
+            "subq %[b0], %[d0]\n\t"
+            "sbbq %[b1], %[d1]\n\t"
+            "sbbq %[b2], %[d2]\n\t"
+            "sbbq %[b3], %[d3]\n\t"
+            "movl $38, %k[t]\n\t"
+            "cmovncl %k[u], %k[t]\n\t"
+            "subq %[t], %[d0]\n\t"
+            "sbbq %[u], %[d1]\n\t"
+            "sbbq %[u], %[d2]\n\t"
+            "sbbq %[u], %[d3]\n\t"
+            "movl $38, %k[t]\n\t"
+            "cmovncl %k[u], %k[t]\n\t"
+            "subq %[t], %[d0]\n\t"
+            : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [d0] "+&r"(d0),
+              [d1] "+&r"(d1), [d2] "+&r"(d2), [d3] "+&r"(d3), [t] "=&r"(t), [u] "=&r"(u)
+            : FE4_M(b, b)
             : "cc");
-    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
+    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+    d[0] = d0, d[1] = d1, d[2] = d2, d[3] = d3;
 }
 
-/* r = a - b mod p, lazily reduced: a borrow (a - b + 2^256) takes off 38, a second borrow
- * another 38. r may alias a and/or b. */
-static inline void fe4_sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
-    uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], t;
-    __asm__("subq 0(%[b]), %[r0]\n\t"
-            "sbbq 8(%[b]), %[r1]\n\t"
-            "sbbq 16(%[b]), %[r2]\n\t"
-            "sbbq 24(%[b]), %[r3]\n\t"
-            "sbbq %[t], %[t]\n\t"
-            "andq $38, %[t]\n\t"
-            "subq %[t], %[r0]\n\t"
-            "sbbq $0, %[r1]\n\t"
-            "sbbq $0, %[r2]\n\t"
-            "sbbq $0, %[r3]\n\t"
-            "sbbq %[t], %[t]\n\t"
-            "andq $38, %[t]\n\t"
-            "subq %[t], %[r0]\n\t"
-            : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [t] "=&r"(t)
-            : [b] "r"(b), "m"(*(const uint64_t(*)[4])b)
-            : "cc");
-    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
-}
-
-/* r = a * 121665 mod p (RFC 7748's a24), lazily reduced. r may alias a. */
-static inline void fe4_mul_a24(uint64_t r[4], const uint64_t a[4]) {
+/* r = b + 121665 a mod p (RFC 7748's a24 = 121665), lazily reduced. r may alias a, b. */
+TABAI_INLINE void fe4_mul_a24_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
     uint64_t r0, r1, r2, r3, r4, t;
     __asm__("movl $121665, %%edx\n\t"
-            "mulx 0(%[a]), %[r0], %[r1]\n\t"
-            "mulx 8(%[a]), %[t], %[r2]\n\t"
+            "mulx %[a0], %[r0], %[r1]\n\t"
+            "mulx %[a1], %[t], %[r2]\n\t"
             "addq %[t], %[r1]\n\t"
-            "mulx 16(%[a]), %[t], %[r3]\n\t"
+            "mulx %[a2], %[t], %[r3]\n\t"
             "adcq %[t], %[r2]\n\t"
-            "mulx 24(%[a]), %[t], %[r4]\n\t"
+            "mulx %[a3], %[t], %[r4]\n\t"
             "adcq %[t], %[r3]\n\t"
             "adcq $0, %[r4]\n\t"
+            "addq %[b0], %[r0]\n\t"
+            "adcq %[b1], %[r1]\n\t"
+            "adcq %[b2], %[r2]\n\t"
+            "adcq %[b3], %[r3]\n\t"
+            "adcq $0, %[r4]\n\t"
             "imulq $38, %[r4], %[r4]\n\t"
+            "xorl %k[t], %k[t]\n\t"
             "addq %[r4], %[r0]\n\t"
-            "adcq $0, %[r1]\n\t"
-            "adcq $0, %[r2]\n\t"
-            "adcq $0, %[r3]\n\t"
-            "sbbq %[t], %[t]\n\t"
-            "andq $38, %[t]\n\t"
-            "addq %[t], %[r0]\n\t"
+            "adcq %[t], %[r1]\n\t"
+            "adcq %[t], %[r2]\n\t"
+            "adcq %[t], %[r3]\n\t"
+            "movl $38, %k[r4]\n\t"
+            "cmovncl %k[t], %k[r4]\n\t"
+            "addq %[r4], %[r0]\n\t"
             : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
               [t] "=&r"(t)
-            : [a] "r"(a), "m"(*(const uint64_t(*)[4])a)
+            : FE4_M(a, a), FE4_M(b, b)
             : "rdx", "cc");
     r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
 }
@@ -358,23 +334,21 @@ void tabai_x25519_ladder_n4_bmi2(uint8_t out[32], const uint8_t k[32], const uin
         fe4_cswap(x2, x3, m);
         fe4_cswap(z2, z3, m);
         swap = kt;
-        fe4_add(a, x2, z2);
-        fe4_sub(b, x2, z2);
-        fe4_add(c, x3, z3);
-        fe4_sub(d, x3, z3);
-        fe4_sqr(aa, a);
-        fe4_sqr(bb, b);
+        /* RFC 7748's step, ordered so that neighbours are independent (the out-of-order
+         * window then overlaps them): the longest chain is d, da, z3, z3^2, x1 z3^2 */
+        fe4_addsub(c, d, x3, z3);
+        fe4_addsub(a, b, x2, z2);
         fe4_mul(da, d, a);
+        fe4_sqr(aa, a);
         fe4_mul(cb, c, b);
-        fe4_sub(e, aa, bb);
-        fe4_add(x3, da, cb);
-        fe4_sub(z3, da, cb);
-        fe4_sqr(x3, x3);
+        fe4_sqr(bb, b);
+        fe4_addsub(x3, z3, da, cb);
+        fe4_addsub(c, e, aa, bb); /* e = aa - bb (c is dead) */
         fe4_sqr(z3, z3);
+        fe4_mul_a24_add(z2, e, aa);
         fe4_mul(z3, x1, z3);
         fe4_mul(x2, aa, bb);
-        fe4_mul_a24(z2, e);
-        fe4_add(z2, aa, z2);
+        fe4_sqr(x3, x3);
         fe4_mul(z2, e, z2);
     }
     uint64_t m = tabai_mask(swap);
@@ -393,12 +367,12 @@ void tabai_fe25519_mul_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_
     fe4_mul(r, a, b);
 }
 void tabai_fe25519_sqr_n4_bmi2(uint64_t r[4], const uint64_t a[4]) { fe4_sqr(r, a); }
-void tabai_fe25519_add_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
-    fe4_add(r, a, b);
+void tabai_fe25519_addsub_n4_bmi2(uint64_t s[4], uint64_t d[4], const uint64_t a[4],
+                                  const uint64_t b[4]) {
+    fe4_addsub(s, d, a, b);
 }
-void tabai_fe25519_sub_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
-    fe4_sub(r, a, b);
+void tabai_fe25519_mul_a24_add_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
+    fe4_mul_a24_add(r, a, b);
 }
-void tabai_fe25519_mul_a24_n4_bmi2(uint64_t r[4], const uint64_t a[4]) { fe4_mul_a24(r, a); }
 void tabai_fe25519_invert_n4_bmi2(uint64_t r[4], const uint64_t a[4]) { fe4_invert(r, a); }
 void tabai_fe25519_to_bytes_n4_bmi2(uint8_t s[32], const uint64_t a[4]) { fe4_to_bytes(s, a); }
