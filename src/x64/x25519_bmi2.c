@@ -32,14 +32,15 @@
 #define FE4_W(x) [w0] "=m"((x)[0]), [w1] "=m"((x)[1]), [w2] "=m"((x)[2]), [w3] "=m"((x)[3])
 #define FE4_REGS                                                                               \
     [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),            \
-        [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [t0] "=&r"(t0), [t1] "=&r"(t1)
+        [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [t0] "=&r"(t0), [t1] "=&r"(t1),        \
+        [z] "=&r"(z)
 
-/* The reduction of the 512-bit r7..r0 to four limbs in [0, 2^256), stored to %[w0..3]:
- * l + 38 h (two chains), then the fifth word w <= 39 as + 38 w, then a last carry as + 38
- * (which cannot carry: after a carry the low word is below 38 * 39). Uses rdx, t0, t1; r5
- * is the zero register once consumed. */
+/* The reduction of the 512-bit r7..r0 to four limbs, stored to %[w0..3]: l + 38 h (two
+ * chains) leaves a fifth word w <= 39; then bit 255 and w (2^255 = 19 mod p) are folded as
+ * + 19 (2 w + bit 255), which cannot carry out of bit 255 (the value is then below
+ * 2^255 + 19 * 79). Uses rdx, t0, t1; z = 0 on entry. */
 #define FE4_REDUCE                                                                             \
-    "xorl %k[t0], %k[t0]\n\t"                                                                    \
+    "xorl %k[z], %k[z]\n\t"                                                                    \
     "movl $38, %%edx\n\t"                                                                      \
     "mulx %[r4], %[t0], %[t1]\n\t"                                                             \
     "adcx %[t0], %[r0]\n\t"                                                                    \
@@ -51,18 +52,16 @@
     "adcx %[t0], %[r2]\n\t"                                                                    \
     "adox %[t1], %[r3]\n\t"                                                                    \
     "mulx %[r7], %[t0], %[r4]\n\t"                                                             \
-    "movl $0, %k[r5]\n\t"                                                                     \
     "adcx %[t0], %[r3]\n\t"                                                                    \
-    "adox %[r5], %[r4]\n\t"                                                                     \
-    "adcx %[r5], %[r4]\n\t"                                                                     \
-    "imulq $38, %[r4], %[r4]\n\t"                                                              \
+    "adox %[z], %[r4]\n\t"                                                                     \
+    "adcx %[z], %[r4]\n\t"                                                                     \
+    "btrq $63, %[r3]\n\t"                                                                      \
+    "adcq %[r4], %[r4]\n\t"                                                                    \
+    "imulq $19, %[r4], %[r4]\n\t"                                                              \
     "addq %[r4], %[r0]\n\t"                                                                    \
-    "adcq %[r5], %[r1]\n\t"                                                                     \
-    "adcq %[r5], %[r2]\n\t"                                                                     \
-    "adcq %[r5], %[r3]\n\t"                                                                     \
-    "sbbq %[t0], %[t0]\n\t"                                                                    \
-    "andl $38, %k[t0]\n\t"                                                                     \
-    "addq %[t0], %[r0]\n\t"                                                                    \
+    "adcq %[z], %[r1]\n\t"                                                                     \
+    "adcq %[z], %[r2]\n\t"                                                                     \
+    "adcq %[z], %[r3]\n\t"                                                                     \
     "movq %[r0], %[w0]\n\t"                                                                    \
     "movq %[r1], %[w1]\n\t"                                                                    \
     "movq %[r2], %[w2]\n\t"                                                                    \
@@ -70,7 +69,7 @@
 
 /* Row i >= 1 of the product: r[i..i+4] += a_i * b, low halves on OF, high halves on CF. */
 #define FE4_ROW(ai, ri, ri1, ri2, ri3, ri4)                                                    \
-    "xorl %k[t0], %k[t0]\n\t"                                                                  \
+    "xorl %k[z], %k[z]\n\t"                                                                    \
     "movq %[" ai "], %%rdx\n\t"                                                                \
     "mulx %[b0], %[t0], %[t1]\n\t"                                                             \
     "adox %[t0], %[" ri "]\n\t"                                                                \
@@ -83,14 +82,13 @@
     "adcx %[t1], %[" ri3 "]\n\t"                                                               \
     "mulx %[b3], %[t0], %[" ri4 "]\n\t"                                                        \
     "adox %[t0], %[" ri3 "]\n\t"                                                               \
-    "movl $0, %k[t0]\n\t"                                                                      \
-    "adcx %[t0], %[" ri4 "]\n\t"                                                               \
-    "adox %[t0], %[" ri4 "]\n\t"
+    "adcx %[z], %[" ri4 "]\n\t"                                                                \
+    "adox %[z], %[" ri4 "]\n\t"
 
 /* r = a * b mod p, lazily reduced (all in [0, 2^256)). r may alias a and/or b (every load
  * comes before the first store). */
 TABAI_INLINE void fe4_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
-    uint64_t r0, r1, r2, r3, r4, r5, r6, r7, t0, t1;
+    uint64_t r0, r1, r2, r3, r4, r5, r6, r7, t0, t1, z;
     __asm__("movq %[a0], %%rdx\n\t"
             "mulx %[b0], %[r0], %[r1]\n\t"
             "mulx %[b1], %[t0], %[r2]\n\t"
@@ -111,7 +109,7 @@ TABAI_INLINE void fe4_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4
 
 /* r = a^2 mod p, lazily reduced (in and out in [0, 2^256)). r may alias a. */
 TABAI_INLINE void fe4_sqr(uint64_t r[4], const uint64_t a[4]) {
-    uint64_t r0, r1, r2, r3, r4, r5, r6, r7, t0, t1;
+    uint64_t r0, r1, r2, r3, r4, r5, r6, r7, t0, t1, z;
     __asm__(/* off-diagonal: a0 * (a1, a2, a3) on CF */
             "movq %[a0], %%rdx\n\t"
             "xorl %k[r7], %k[r7]\n\t"
@@ -239,16 +237,21 @@ TABAI_INLINE void fe4_mul_a24_add(uint64_t r[4], const uint64_t a[4], const uint
     r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
 }
 
-/* r = a^(2^k), k >= 1. */
+/* r = a^(2^k), k >= 1 (on a stack copy: the operations address stack elements without
+ * pointer registers). */
 static void fe4_sqr_k(uint64_t r[4], const uint64_t a[4], int k) {
-    fe4_sqr(r, a);
-    for (int i = 1; i < k; i++) fe4_sqr(r, r);
+    uint64_t x[4];
+    memcpy(x, a, sizeof x);
+    for (int i = 0; i < k; i++) fe4_sqr(x, x);
+    memcpy(r, x, sizeof x);
+    tabai_wipe(x, sizeof x);
 }
 
 /* r = a^(p-2) = a^-1 (0 for a = 0): p - 2 = 2^255 - 21 by 254 squarings and 11 products
  * (the chain of Bernstein's curve25519 reference code). */
-static void fe4_invert(uint64_t r[4], const uint64_t a[4]) {
-    uint64_t t0[4], t1[4], t2[4], t3[4];
+static void fe4_invert(uint64_t r[4], const uint64_t a_in[4]) {
+    uint64_t a[4], t0[4], t1[4], t2[4], t3[4];
+    memcpy(a, a_in, sizeof a);
     fe4_sqr(t0, a);          /* 2 */
     fe4_sqr_k(t1, t0, 2);    /* 8 */
     fe4_mul(t1, a, t1);      /* 9 */
@@ -270,7 +273,9 @@ static void fe4_invert(uint64_t r[4], const uint64_t a[4]) {
     fe4_sqr_k(t2, t2, 50);
     fe4_mul(t1, t2, t1);     /* 2^250 - 1 */
     fe4_sqr_k(t1, t1, 5);    /* 2^255 - 32 */
-    fe4_mul(r, t1, t0);      /* 2^255 - 21 */
+    fe4_mul(t1, t1, t0);     /* 2^255 - 21 */
+    memcpy(r, t1, sizeof t1);
+    tabai_wipe(a, sizeof a);
     tabai_wipe(t0, sizeof t0);
     tabai_wipe(t1, sizeof t1);
     tabai_wipe(t2, sizeof t2);
@@ -362,17 +367,37 @@ void tabai_x25519_ladder_n4_bmi2(uint8_t out[32], const uint8_t k[32], const uin
         tabai_wipe(secrets[i], 4 * sizeof(uint64_t));
 }
 
-/* ---- the field operations for the differential tests (tests/c/test_fe25519.c) ---- */
+/* ---- the field operations for the differential tests (tests/c/test_fe25519.c) ----
+ * (through copies on the stack: the operations address stack elements without pointer
+ * registers, and with three pointer arguments their register demand would exceed the set) */
 void tabai_fe25519_mul_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
-    fe4_mul(r, a, b);
+    uint64_t x[4], y[4];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    fe4_mul(x, x, y);
+    memcpy(r, x, sizeof x);
 }
-void tabai_fe25519_sqr_n4_bmi2(uint64_t r[4], const uint64_t a[4]) { fe4_sqr(r, a); }
+void tabai_fe25519_sqr_n4_bmi2(uint64_t r[4], const uint64_t a[4]) {
+    uint64_t x[4];
+    memcpy(x, a, sizeof x);
+    fe4_sqr(x, x);
+    memcpy(r, x, sizeof x);
+}
 void tabai_fe25519_addsub_n4_bmi2(uint64_t s[4], uint64_t d[4], const uint64_t a[4],
                                   const uint64_t b[4]) {
-    fe4_addsub(s, d, a, b);
+    uint64_t x[4], y[4];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    fe4_addsub(x, y, x, y);
+    memcpy(s, x, sizeof x);
+    memcpy(d, y, sizeof y);
 }
 void tabai_fe25519_mul_a24_add_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
-    fe4_mul_a24_add(r, a, b);
+    uint64_t x[4], y[4];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    fe4_mul_a24_add(x, x, y);
+    memcpy(r, x, sizeof x);
 }
 void tabai_fe25519_invert_n4_bmi2(uint64_t r[4], const uint64_t a[4]) { fe4_invert(r, a); }
 void tabai_fe25519_to_bytes_n4_bmi2(uint8_t s[32], const uint64_t a[4]) { fe4_to_bytes(s, a); }
