@@ -20,6 +20,7 @@
  *
  * Constant time: straight-line code, no secret-dependent branch or address; mulx, adcx,
  * adox, imul have data-independent latency on the CPUs that have them. */
+#include <stddef.h>
 #include <string.h>
 
 #include "../internal.h"
@@ -106,6 +107,117 @@ TABAI_INLINE void fe4_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4
             : FE4_M(a, a), FE4_M(b, b)
             : "rdx", "cc");
 }
+
+/* The ladder's state: every element at a constant offset from one base register, so that
+ * the two-product block below addresses all six of its elements with one register. */
+typedef struct ladder_state {
+    uint64_t x1[4], x2[4], z2[4], x3[4], z3[4], a[4], aa[4], b[4], bb[4], e[4], c[4], d[4],
+        da[4], cb[4];
+} ladder_state;
+
+static const uint64_t fe4_zero = 0;
+
+/* limb J (a byte offset as a string: "0", "8", "16", "24") of the element at offset
+ * operand X from the base %[st] */
+#define FE4_L(X, J) J "+%c[" X "](%[st])"
+
+/* Two independent products in one block, their rows interleaved so that the out-of-order
+ * window sees two carry chains at once (a single product is one long chain of dependent
+ * additions). Each product keeps only five accumulators in registers: the limb a row
+ * completes is stored at once (r_j lives in accumulator j mod 5), and the reduction reads
+ * the four low limbs back. A, B: the factors' offset operands; W: the output's; X: the
+ * accumulators' name prefix. */
+#define FE4_M2_ROW0(A, B, X, W)                                                                \
+    "movq " FE4_L(A, "0") ", %%rdx\n\t"                                                        \
+    "mulx " FE4_L(B, "0") ", %[" X "0], %[" X "1]\n\t"                                         \
+    "mulx " FE4_L(B, "8") ", %[t0], %[" X "2]\n\t"                                             \
+    "addq %[t0], %[" X "1]\n\t"                                                                \
+    "mulx " FE4_L(B, "16") ", %[t0], %[" X "3]\n\t"                                            \
+    "adcq %[t0], %[" X "2]\n\t"                                                                \
+    "mulx " FE4_L(B, "24") ", %[t0], %[" X "4]\n\t"                                            \
+    "adcq %[t0], %[" X "3]\n\t"                                                                \
+    "adcq $0, %[" X "4]\n\t"                                                                   \
+    "movq %[" X "0], " FE4_L(W, "0") "\n\t"
+
+/* row i >= 1 (I: its byte offset 8 i): r[i..i+4] += a_i * b with r_i .. r_i+4 in
+ * accumulators R0 .. R4 (indices mod 5), then r_i stored */
+#define FE4_M2_ROW(A, I, B, X, R0, R1, R2, R3, R4, W)                                          \
+    "xorl %k[t0], %k[t0]\n\t"                                                                  \
+    "movq " FE4_L(A, I) ", %%rdx\n\t"                                                          \
+    "mulx " FE4_L(B, "0") ", %[t0], %[t1]\n\t"                                                 \
+    "adox %[t0], %[" X R0 "]\n\t"                                                              \
+    "adcx %[t1], %[" X R1 "]\n\t"                                                              \
+    "mulx " FE4_L(B, "8") ", %[t0], %[t1]\n\t"                                                 \
+    "adox %[t0], %[" X R1 "]\n\t"                                                              \
+    "adcx %[t1], %[" X R2 "]\n\t"                                                              \
+    "mulx " FE4_L(B, "16") ", %[t0], %[t1]\n\t"                                                \
+    "adox %[t0], %[" X R2 "]\n\t"                                                              \
+    "adcx %[t1], %[" X R3 "]\n\t"                                                              \
+    "mulx " FE4_L(B, "24") ", %[t0], %[" X R4 "]\n\t"                                          \
+    "adox %[t0], %[" X R3 "]\n\t"                                                              \
+    "adcx %[zero], %[" X R4 "]\n\t"                                                            \
+    "adox %[zero], %[" X R4 "]\n\t"                                                            \
+    "movq %[" X R0 "], " FE4_L(W, I) "\n\t"
+
+/* FE4_REDUCE with the low limbs in memory (read back from W) and the high ones in X4, X0,
+ * X1, X2 (X3 is free) */
+#define FE4_M2_REDUCE(X, W)                                                                    \
+    "xorl %k[t0], %k[t0]\n\t"                                                                  \
+    "movl $38, %%edx\n\t"                                                                      \
+    "mulx %[" X "4], %[t0], %[t1]\n\t"                                                         \
+    "movq " FE4_L(W, "0") ", %[" X "4]\n\t"                                                    \
+    "adcx %[t0], %[" X "4]\n\t"                                                                \
+    "movq " FE4_L(W, "8") ", %[" X "3]\n\t"                                                    \
+    "adox %[t1], %[" X "3]\n\t"                                                                \
+    "mulx %[" X "0], %[t0], %[t1]\n\t"                                                         \
+    "adcx %[t0], %[" X "3]\n\t"                                                                \
+    "movq " FE4_L(W, "16") ", %[" X "0]\n\t"                                                   \
+    "adox %[t1], %[" X "0]\n\t"                                                                \
+    "mulx %[" X "1], %[t0], %[t1]\n\t"                                                         \
+    "adcx %[t0], %[" X "0]\n\t"                                                                \
+    "movq " FE4_L(W, "24") ", %[" X "1]\n\t"                                                   \
+    "adox %[t1], %[" X "1]\n\t"                                                                \
+    "mulx %[" X "2], %[t0], %[" X "2]\n\t"                                                     \
+    "adcx %[t0], %[" X "1]\n\t"                                                                \
+    "adox %[zero], %[" X "2]\n\t"                                                              \
+    "adcx %[zero], %[" X "2]\n\t"                                                              \
+    "btrq $63, %[" X "1]\n\t"                                                                  \
+    "adcq %[" X "2], %[" X "2]\n\t"                                                            \
+    "imulq $19, %[" X "2], %[" X "2]\n\t"                                                      \
+    "addq %[" X "2], %[" X "4]\n\t"                                                            \
+    "adcq $0, %[" X "3]\n\t"                                                                   \
+    "adcq $0, %[" X "0]\n\t"                                                                   \
+    "adcq $0, %[" X "1]\n\t"                                                                   \
+    "movq %[" X "4], " FE4_L(W, "0") "\n\t"                                                    \
+    "movq %[" X "3], " FE4_L(W, "8") "\n\t"                                                    \
+    "movq %[" X "0], " FE4_L(W, "16") "\n\t"                                                   \
+    "movq %[" X "1], " FE4_L(W, "24") "\n\t"
+
+/* st->R = st->A * st->B, st->S = st->C * st->D mod p (field names of ladder_state), lazily
+ * reduced, as fe4_mul. R and S must differ from A, B, C, D (limbs are stored before the last
+ * loads). */
+#define FE4_MUL2(st, R, S, A, B, C, D)                                                         \
+    do {                                                                                       \
+        uint64_t x0, x1, x2, x3, x4, y0, y1, y2, y3, y4, t0, t1;                               \
+        __asm__ volatile(FE4_M2_ROW0("a", "b", "x", "w")                                       \
+                FE4_M2_ROW0("c", "d", "y", "v")                                                \
+                FE4_M2_ROW("a", "8", "b", "x", "1", "2", "3", "4", "0", "w")                   \
+                FE4_M2_ROW("c", "8", "d", "y", "1", "2", "3", "4", "0", "v")                   \
+                FE4_M2_ROW("a", "16", "b", "x", "2", "3", "4", "0", "1", "w")                  \
+                FE4_M2_ROW("c", "16", "d", "y", "2", "3", "4", "0", "1", "v")                  \
+                FE4_M2_ROW("a", "24", "b", "x", "3", "4", "0", "1", "2", "w")                  \
+                FE4_M2_ROW("c", "24", "d", "y", "3", "4", "0", "1", "2", "v")                  \
+                FE4_M2_REDUCE("x", "w")                                                        \
+                FE4_M2_REDUCE("y", "v")                                                        \
+                : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),              \
+                  [x4] "=&r"(x4), [y0] "=&r"(y0), [y1] "=&r"(y1), [y2] "=&r"(y2),              \
+                  [y3] "=&r"(y3), [y4] "=&r"(y4), [t0] "=&r"(t0), [t1] "=&r"(t1)               \
+                : [st] "r"(st), [w] "i"(offsetof(ladder_state, R)),                            \
+                  [v] "i"(offsetof(ladder_state, S)), [a] "i"(offsetof(ladder_state, A)),      \
+                  [b] "i"(offsetof(ladder_state, B)), [c] "i"(offsetof(ladder_state, C)),      \
+                  [d] "i"(offsetof(ladder_state, D)), [zero] "m"(fe4_zero)                     \
+                : "rdx", "cc", "memory");                                                      \
+    } while (0)
 
 /* r = a^2 mod p, lazily reduced (in and out in [0, 2^256)). r may alias a. */
 TABAI_INLINE void fe4_sqr(uint64_t r[4], const uint64_t a[4]) {
@@ -326,45 +438,43 @@ static inline void fe4_cswap(uint64_t a[4], uint64_t b[4], uint64_t m) {
 }
 
 void tabai_x25519_ladder_n4_bmi2(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]) {
-    uint64_t x1[4], x2[4] = {1, 0, 0, 0}, z2[4] = {0}, x3[4], z3[4] = {1, 0, 0, 0};
-    uint64_t a[4], aa[4], b[4], bb[4], e[4], c[4], d[4], da[4], cb[4];
-    for (int i = 0; i < 4; i++) x1[i] = ld64(u + 8 * i);
-    x1[3] &= INT64_MAX; /* RFC 7748 5: the top bit of u is ignored */
-    memcpy(x3, x1, sizeof x3);
+    ladder_state S, *st = &S;
+    memset(st, 0, sizeof *st);
+    for (int i = 0; i < 4; i++) st->x1[i] = ld64(u + 8 * i);
+    st->x1[3] &= INT64_MAX; /* RFC 7748 5: the top bit of u is ignored */
+    st->x2[0] = 1;
+    memcpy(st->x3, st->x1, sizeof st->x3);
+    st->z3[0] = 1;
     uint64_t swap = 0;
     for (int t = 254; t >= 0; t--) {
         uint64_t kt = (uint64_t)(k[t >> 3] >> (t & 7)) & 1;
         swap ^= kt;
         uint64_t m = tabai_mask(swap);
-        fe4_cswap(x2, x3, m);
-        fe4_cswap(z2, z3, m);
+        fe4_cswap(st->x2, st->x3, m);
+        fe4_cswap(st->z2, st->z3, m);
         swap = kt;
         /* RFC 7748's step, ordered so that neighbours are independent (the out-of-order
-         * window then overlaps them): the longest chain is d, da, z3, z3^2, x1 z3^2 */
-        fe4_addsub(c, d, x3, z3);
-        fe4_addsub(a, b, x2, z2);
-        fe4_mul(da, d, a);
-        fe4_sqr(aa, a);
-        fe4_mul(cb, c, b);
-        fe4_sqr(bb, b);
-        fe4_addsub(x3, z3, da, cb);
-        fe4_addsub(c, e, aa, bb); /* e = aa - bb (c is dead) */
-        fe4_sqr(z3, z3);
-        fe4_mul_a24_add(z2, e, aa);
-        fe4_mul(z3, x1, z3);
-        fe4_mul(x2, aa, bb);
-        fe4_sqr(x3, x3);
-        fe4_mul(z2, e, z2);
+         * window then overlaps them), two of the products in one block twice */
+        fe4_addsub(st->c, st->d, st->x3, st->z3);
+        fe4_addsub(st->a, st->b, st->x2, st->z2);
+        FE4_MUL2(st, da, cb, d, a, c, b);
+        fe4_sqr(st->aa, st->a);
+        fe4_sqr(st->bb, st->b);
+        fe4_addsub(st->x3, st->z3, st->da, st->cb);
+        fe4_addsub(st->c, st->e, st->aa, st->bb); /* e = aa - bb (c is dead) */
+        fe4_sqr(st->d, st->z3);                   /* d is dead */
+        fe4_mul_a24_add(st->z2, st->e, st->aa);
+        FE4_MUL2(st, z3, x2, x1, d, aa, bb);
+        fe4_sqr(st->x3, st->x3);
+        fe4_mul(st->z2, st->e, st->z2);
     }
     uint64_t m = tabai_mask(swap);
-    fe4_cswap(x2, x3, m);
-    fe4_cswap(z2, z3, m);
-    fe4_invert(z2, z2);
-    fe4_mul(x2, x2, z2);
-    fe4_to_bytes(out, x2);
-    uint64_t *secrets[] = {x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb};
-    for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
-        tabai_wipe(secrets[i], 4 * sizeof(uint64_t));
+    fe4_cswap(st->x2, st->x3, m);
+    fe4_cswap(st->z2, st->z3, m);
+    fe4_invert(st->z2, st->z2);
+    fe4_mul(st->x2, st->x2, st->z2);
+    fe4_to_bytes(out, st->x2);
+    tabai_wipe(st, sizeof *st);
 }
 
 /* ---- the field operations for the differential tests (tests/c/test_fe25519.c) ----
