@@ -461,12 +461,12 @@ void tabai_x25519_ladder_n4_bmi2(uint8_t out[32], const uint8_t k[32], const uin
         fe4_sqr(st->aa, st->a);
         fe4_sqr(st->bb, st->b);
         fe4_addsub(st->x3, st->z3, st->da, st->cb);
-        fe4_addsub(st->c, st->e, st->aa, st->bb); /* e = aa - bb (c is dead) */
         fe4_sqr(st->d, st->z3);                   /* d is dead */
-        fe4_mul_a24_add(st->z2, st->e, st->aa);
-        FE4_MUL2(st, z3, x2, x1, d, aa, bb);
+        fe4_addsub(st->c, st->e, st->aa, st->bb); /* e = aa - bb (c is dead) */
+        fe4_mul_a24_add(st->a, st->e, st->aa);    /* a is dead */
+        fe4_mul(st->x2, st->aa, st->bb);
         fe4_sqr(st->x3, st->x3);
-        fe4_mul(st->z2, st->e, st->z2);
+        FE4_MUL2(st, z3, z2, x1, d, e, a);
     }
     uint64_t m = tabai_mask(swap);
     fe4_cswap(st->x2, st->x3, m);
