@@ -1,5 +1,8 @@
 /* X25519 (RFC 7748): the Montgomery ladder on Curve25519 over GF(2^255 - 19).
  *
+ * Two field paths, chosen by the tier in use: at bmi2 and above four 64-bit limbs with
+ * mulx/adcx/adox (src/x64/x25519_bmi2.c, its own flags); at generic the portable C below.
+ *
  * Field elements in radix 2^51: five uint64_t limbs, value = sum v[i] 2^(51 i), products
  * in unsigned __int128. Reduction folds 2^255 = 19 (mod p). Limb bounds (the invariants the
  * functions below keep): a "carried" element has every limb < 2^51 + 2^13; fe_add of two

@@ -1,25 +1,31 @@
 /* X25519 (RFC 7748) at tier bmi2: GF(2^255 - 19) in four 64-bit limbs with mulx/adcx/adox.
  *
  * Representation: an element is four uint64_t limbs, least significant first, holding any
- * value in [0, 2^256) congruent to it ("lazily reduced": 2^256 = 38 mod p is folded back,
- * p is never subtracted until the end). Every function below takes inputs in [0, 2^256) and
- * returns an output in [0, 2^256); only fe4_to_bytes reduces fully into [0, p).
+ * value in [0, 2^256) congruent to it ("lazily reduced": 2^256 = 38 and 2^255 = 19 mod p
+ * are folded back, p is never subtracted until the end). Every operation takes inputs in
+ * [0, 2^256) and returns an output in [0, 2^256); products and squares are even below
+ * 2^255 + 19 * 79. Only fe4_to_bytes reduces fully into [0, p).
  *
- * Product: the 4 x 4 schoolbook rows of mulx with the low halves on the adox (OF) chain and the
- * high halves on the adcx (CF) chain, 512 bits in eight registers; square: the six off-
- * diagonal products, doubled on one chain while the diagonal is added on the other. Reduction
- * of a 512-bit h*2^256 + l: l + 38 h (four mulx, two chains) leaves a fifth word w <= 39;
- * then + 38 w, and a last carry is folded as + 38 (it cannot carry again: after a carry the
- * low word is below 38 * 39).
+ * Product: the 4 x 4 schoolbook rows of mulx with the low halves on the adox (OF) chain and
+ * the high halves on the adcx (CF) chain; square: the six off-diagonal products, doubled on
+ * one chain while the diagonal is added on the other. Reduction of a 512-bit h 2^256 + l:
+ * l + 38 h (four mulx, two chains) leaves a fifth word w <= 39, then 2 w + bit 255 is added
+ * as a multiple of 19. A single product is one long chain of dependent additions, which the
+ * out-of-order window cannot overlap with the next independent product; FE4_MUL2 therefore
+ * interleaves the rows of two independent products of the ladder step (x-only ladders have
+ * two such pairs per step: D A with C B, x1 (DA - CB)^2 with E (AA + a24 E)).
  *
  * The ladder is RFC 7748 section 5 (x-only Montgomery ladder, constant-time masked swaps),
  * the inversion z^(p-2) the usual chain of 254 squarings and 11 products. Technique: the
- * 4 x 64-bit representation with reduction by 38 is that of Oliveira, Lopez, Hisil, Dominguez-
- * Perez, Rodriguez-Henriquez, "How to (pre-)compute a ladder" (SAC 2017), and Intel's
- * "New instructions supporting large integer arithmetic" (mulx/adcx/adox, 2012).
+ * 4 x 64-bit representation with reduction by 38 as in Oliveira, Lopez, Hisil, Dominguez-
+ * Perez, Rodriguez-Henriquez, "How to (pre-)compute a ladder" (SAC 2017); mulx/adcx/adox as
+ * in Intel's "New instructions supporting large integer arithmetic on Intel architecture
+ * processors" (2012).
  *
  * Constant time: straight-line code, no secret-dependent branch or address; mulx, adcx,
- * adox, imul have data-independent latency on the CPUs that have them. */
+ * adox, imul have data-independent latency on the CPUs that have them. Inline assembly,
+ * x86-64 only; built with -mbmi2 -madx (src/CMakeLists.txt) and called only at tier bmi2 and
+ * above (src/ec/x25519.c). */
 #include <stddef.h>
 #include <string.h>
 
