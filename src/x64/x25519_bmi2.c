@@ -436,6 +436,7 @@ static void fe4_to_bytes(uint8_t s[32], const uint64_t a[4]) {
 
 /* Swaps a and b if m is all ones, keeps them if m = 0 (m secret). */
 static inline void fe4_cswap(uint64_t a[4], uint64_t b[4], uint64_t m) {
+#pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         uint64_t t = m & (a[i] ^ b[i]);
         a[i] ^= t;
