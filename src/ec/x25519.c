@@ -1,5 +1,8 @@
 /* X25519 (RFC 7748): the Montgomery ladder on Curve25519 over GF(2^255 - 19).
  *
+ * Two field paths, chosen by the tier in use: at bmi2 and above four 64-bit limbs with
+ * mulx/adcx/adox (src/x64/x25519_bmi2.c, its own flags); at generic the portable C below.
+ *
  * Field elements in radix 2^51: five uint64_t limbs, value = sum v[i] 2^(51 i), products
  * in unsigned __int128. Reduction folds 2^255 = 19 (mod p). Limb bounds (the invariants the
  * functions below keep): a "carried" element has every limb < 2^51 + 2^13; fe_add of two
@@ -20,6 +23,7 @@
 #include <sys/random.h>
 
 #include "../internal.h"
+#include "../x64/x25519.h"
 #include "tabai_ec.h"
 
 #define MASK51 ((UINT64_C(1) << 51) - 1)
@@ -211,13 +215,8 @@ static void fe_invert(fe *r, const fe *a) {
     tabai_wipe(&t3, sizeof t3);
 }
 
-/* out = X25519(k, u) without the zero check (RFC 7748 section 5). */
-static void x25519_ladder(uint8_t out[32], const uint8_t k_in[32], const uint8_t u[32]) {
-    uint8_t k[32];
-    memcpy(k, k_in, 32);
-    k[0] &= 248;
-    k[31] &= 127;
-    k[31] |= 64;
+/* out = the ladder on the clamped scalar k (RFC 7748 section 5), without the zero check. */
+static void x25519_ladder_generic(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]) {
     fe x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb;
     fe_from_bytes(&x1, u);
     memset(&x2, 0, sizeof x2);
@@ -257,10 +256,55 @@ static void x25519_ladder(uint8_t out[32], const uint8_t k_in[32], const uint8_t
     fe_invert(&z2, &z2);
     fe_mul(&x2, &x2, &z2);
     fe_to_bytes(out, &x2);
-    tabai_wipe(k, sizeof k);
     fe *secrets[] = {&x2, &z2, &x3, &z3, &a, &aa, &b, &bb, &e, &c, &d, &da, &cb};
     for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
         tabai_wipe(secrets[i], sizeof(fe));
+}
+
+/* out = X25519(k, u) without the zero check (RFC 7748 section 5): clamps k, then the ladder
+ * of the tier in use (bmi2 and above: 4 x 64-bit limbs with mulx/adcx/adox, src/x64; generic:
+ * radix 2^51 above). */
+static void x25519_ladder(uint8_t out[32], const uint8_t k_in[32], const uint8_t u[32]) {
+    uint8_t k[32];
+    memcpy(k, k_in, 32);
+    k[0] &= 248;
+    k[31] &= 127;
+    k[31] |= 64;
+    if (tabai_cpu_tier() >= TABAI_TIER_BMI2)
+        tabai_x25519_ladder_n4_bmi2(out, k, u);
+    else
+        x25519_ladder_generic(out, k, u);
+    tabai_wipe(k, sizeof k);
+}
+
+/* ---- the field operations for the differential tests (tests/c/test_fe25519.c) ---- */
+/* r = a + 19 [a >= 2^255] in radix 2^51 from four 64-bit limbs (bit 255 folded). */
+static void fe_from_n4(fe *r, const uint64_t a[4]) {
+    uint8_t s[32];
+    for (int i = 0; i < 4; i++) store64_le(s + 8 * i, a[i]);
+    fe_from_bytes(r, s);
+    r->v[0] += 19 * (a[3] >> 63); /* limb 0 < 2^51 + 19: carried */
+}
+
+static void fe_to_n4(uint64_t r[4], const fe *a) {
+    uint8_t s[32];
+    fe_to_bytes(s, a);
+    for (int i = 0; i < 4; i++) r[i] = load64_le(s + 8 * i);
+}
+
+void tabai_fe25519_mul_r51_generic(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
+    fe x, y;
+    fe_from_n4(&x, a);
+    fe_from_n4(&y, b);
+    fe_mul(&x, &x, &y);
+    fe_to_n4(r, &x);
+}
+
+void tabai_fe25519_sqr_r51_generic(uint64_t r[4], const uint64_t a[4]) {
+    fe x;
+    fe_from_n4(&x, a);
+    fe_sqr(&x, &x);
+    fe_to_n4(r, &x);
 }
 
 tabai_status tabai_x25519(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]) {

@@ -1,13 +1,25 @@
-# X25519 (RFC 7748) against the RFC's vectors and OpenSSL's EVP X25519; included from
-# tests/c/CMakeLists.txt. The field code has no dispatch tiers: one run. The 1,000,000-
-# iteration vector of RFC 7748 5.2 runs with `test_x25519 --long` (about half a minute; not
-# registered).
+# X25519 (RFC 7748) against the RFC's vectors and OpenSSL's EVP X25519, and its field against
+# GMP; included from tests/c/CMakeLists.txt. Two field paths: radix 2^51 (tier generic) and
+# 4 x 64-bit limbs with mulx/adcx/adox (bmi2 and above, src/x64/x25519_bmi2.c), so both
+# programs run at tiers generic and bmi2. The 1,000,000-iteration vector of RFC 7748 5.2
+# runs with `test_x25519 --long` (about half a minute; not registered).
 find_package(OpenSSL COMPONENTS Crypto)
 if(OpenSSL_FOUND)
   add_executable(test_x25519 ${CMAKE_CURRENT_LIST_DIR}/test_x25519.c)
   target_link_libraries(test_x25519 PRIVATE tabai_testutil OpenSSL::Crypto)
-  add_test(NAME x25519 COMMAND test_x25519)
-  set_tests_properties(x25519 PROPERTIES LABELS "c" TIMEOUT 120)
+  foreach(tier generic bmi2)
+    add_test(NAME x25519.${tier} COMMAND test_x25519)
+    set_tests_properties(x25519.${tier} PROPERTIES ENVIRONMENT "TABAI_CPU=${tier}"
+      LABELS "c;tier" TIMEOUT 120 SKIP_RETURN_CODE 77)
+  endforeach()
 else()
   message(STATUS "test_x25519: OpenSSL not found, not built")
 endif()
+add_executable(test_fe25519 ${CMAKE_CURRENT_LIST_DIR}/test_fe25519.c)
+target_link_libraries(test_fe25519 PRIVATE tabai_testutil)
+target_include_directories(test_fe25519 PRIVATE ${PROJECT_SOURCE_DIR}/src)
+foreach(tier generic bmi2)
+  add_test(NAME fe25519.${tier} COMMAND test_fe25519)
+  set_tests_properties(fe25519.${tier} PROPERTIES ENVIRONMENT "TABAI_CPU=${tier}"
+    LABELS "c;tier" TIMEOUT 300 SKIP_RETURN_CODE 77)
+endforeach()

@@ -1,0 +1,30 @@
+/* X25519 at tier bmi2 (x25519_bmi2.c): GF(2^255 - 19) in 4 x 64-bit limbs, mulx/adcx/adox.
+ * Elements: uint64_t[4], least significant first, any value in [0, 2^256) (lazily reduced:
+ * congruent mod p = 2^255 - 19, not necessarily below p); outputs are in [0, 2^256) too. */
+#ifndef TABAI_X64_X25519_H
+#define TABAI_X64_X25519_H
+#include <stdint.h>
+
+/* out[32] = the u-coordinate k * u (RFC 7748 section 5 ladder, 255 steps, fully reduced,
+ * little-endian), without the all-zero check. k: the scalar, already clamped; u: the top bit
+ * is ignored. Constant time in k and u. */
+void tabai_x25519_ladder_n4_bmi2(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+
+/* The field operations, exposed for the differential tests. r may alias the inputs. */
+void tabai_fe25519_mul_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void tabai_fe25519_sqr_n4_bmi2(uint64_t r[4], const uint64_t a[4]);
+/* s = a + b, d = a - b */
+void tabai_fe25519_addsub_n4_bmi2(uint64_t s[4], uint64_t d[4], const uint64_t a[4],
+                                  const uint64_t b[4]);
+/* r = b + 121665 a (RFC 7748's a24) */
+void tabai_fe25519_mul_a24_add_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+/* r = a^(p-2) (a^-1, 0 for a = 0 mod p) */
+void tabai_fe25519_invert_n4_bmi2(uint64_t r[4], const uint64_t a[4]);
+/* s[32] = a mod p in [0, p), little-endian */
+void tabai_fe25519_to_bytes_n4_bmi2(uint8_t s[32], const uint64_t a[4]);
+
+/* The generic twins (src/ec/x25519.c, radix 2^51): inputs any value in [0, 2^256) as four
+ * 64-bit limbs, outputs fully reduced into [0, p). */
+void tabai_fe25519_mul_r51_generic(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void tabai_fe25519_sqr_r51_generic(uint64_t r[4], const uint64_t a[4]);
+#endif
