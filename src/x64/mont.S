@@ -3152,6 +3152,7 @@ tabai_mont_mul_n10_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 192], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -3175,9 +3176,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 288], rdx
@@ -3196,9 +3196,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 296], rdx
@@ -3217,9 +3216,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 304], rdx
@@ -3238,9 +3236,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -3259,11 +3256,11 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 72]
 	mulx	rbp, rax, qword ptr [rsp + 280]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -3278,14 +3275,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 312]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 72]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 72], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 280]
 	adox	r9, rax
 	adcx	r10, r12
@@ -3300,15 +3295,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 312]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 88]
 	mulx	r9, rax, qword ptr [rsp + 280]
 	adox	r10, rax
 	adcx	r11, r9
@@ -3323,15 +3315,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 312]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 88]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 88], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 96]
 	mulx	r10, rax, qword ptr [rsp + 280]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3346,15 +3335,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 312]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 96]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 96], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 104]
 	mulx	r11, rax, qword ptr [rsp + 280]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3369,15 +3355,10 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 312]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 104]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 104], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 112]
+	add	rbp, qword ptr [rsp + 112]
 	mov	qword ptr [rsp + 112], rbp
 	adc	r12, qword ptr [rsp + 120]
 	mov	qword ptr [rsp + 120], r12
@@ -3428,9 +3409,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 288], rdx
@@ -3449,9 +3429,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 296], rdx
@@ -3470,9 +3449,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 304], rdx
@@ -3491,9 +3469,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -3512,11 +3489,11 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 112]
 	mulx	rbp, rax, qword ptr [rsp + 280]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -3531,14 +3508,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 312]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 112]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 112], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 120]
 	mulx	r12, rax, qword ptr [rsp + 280]
 	adox	r9, rax
 	adcx	r10, r12
@@ -3553,15 +3528,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 312]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 120]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 120], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 128]
 	mulx	r9, rax, qword ptr [rsp + 280]
 	adox	r10, rax
 	adcx	r11, r9
@@ -3576,15 +3548,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 312]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 128]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 128], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 136]
 	mulx	r10, rax, qword ptr [rsp + 280]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3599,15 +3568,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 312]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 136]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 136], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 144]
 	mulx	r11, rax, qword ptr [rsp + 280]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3622,15 +3588,10 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 312]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 144]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 144], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 152]
+	add	rbp, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], rbp
 	adc	r12, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r12
@@ -4267,6 +4228,7 @@ tabai_mont_mul_n11_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 208], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -4294,9 +4256,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -4318,9 +4279,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 320], rdx
@@ -4342,9 +4302,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 328], rdx
@@ -4366,9 +4325,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -4390,9 +4348,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -4414,11 +4371,11 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 304]
 	adox	r13, rax
 	adcx	r9, r12
@@ -4436,14 +4393,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 344]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 304]
 	adox	r9, rax
 	adcx	r10, r13
@@ -4461,15 +4416,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 344]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsp + 304]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4487,15 +4439,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 344]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 96], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsp + 304]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4513,15 +4462,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 344]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 104], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsp + 304]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -4539,15 +4485,10 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 344]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 112], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 120]
+	add	rbp, qword ptr [rsp + 120]
 	mov	qword ptr [rsp + 120], rbp
 	adc	r12, qword ptr [rsp + 128]
 	mov	qword ptr [rsp + 128], r12
@@ -4600,9 +4541,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -4621,9 +4561,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 320], rdx
@@ -4642,9 +4581,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 328], rdx
@@ -4663,9 +4601,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -4684,11 +4621,11 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 120]
 	mulx	rbp, rax, qword ptr [rsp + 304]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -4703,14 +4640,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 336]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 120]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 120], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 128]
 	mulx	r12, rax, qword ptr [rsp + 304]
 	adox	r9, rax
 	adcx	r10, r12
@@ -4725,15 +4660,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 336]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 128]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 128], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 136]
 	mulx	r9, rax, qword ptr [rsp + 304]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4748,15 +4680,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 336]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 136]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 136], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 144]
 	mulx	r10, rax, qword ptr [rsp + 304]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4771,15 +4700,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 336]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 144]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 144], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 152]
 	mulx	r11, rax, qword ptr [rsp + 304]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -4794,15 +4720,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 336]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 152]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 152], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 160]
 	mulx	rbx, rax, qword ptr [rsp + 304]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -4817,15 +4740,10 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 336]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 160]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 160], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 168]
+	add	r12, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], r12
 	adc	r9, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], r9
@@ -5545,6 +5463,7 @@ tabai_mont_mul_n12_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 224], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -5572,9 +5491,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -5596,9 +5514,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -5620,9 +5537,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 352], rdx
@@ -5644,9 +5560,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -5668,9 +5583,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -5692,11 +5606,11 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 328]
 	adox	r13, rax
 	adcx	r9, r12
@@ -5714,14 +5628,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 368]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 328]
 	adox	r9, rax
 	adcx	r10, r13
@@ -5739,15 +5651,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 368]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsp + 328]
 	adox	r10, rax
 	adcx	r11, r9
@@ -5765,15 +5674,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 368]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 96], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsp + 328]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -5791,15 +5697,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 368]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 104], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsp + 328]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -5817,15 +5720,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 368]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 112], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 120]
 	mulx	rbx, rax, qword ptr [rsp + 328]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -5843,15 +5743,10 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 368]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 120]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 120], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 128]
+	add	r12, qword ptr [rsp + 128]
 	mov	qword ptr [rsp + 128], r12
 	adc	r13, qword ptr [rsp + 136]
 	mov	qword ptr [rsp + 136], r13
@@ -5911,9 +5806,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -5935,9 +5829,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -5959,9 +5852,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 352], rdx
@@ -5983,9 +5875,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -6007,9 +5898,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -6031,11 +5921,11 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 128]
 	mulx	r12, rax, qword ptr [rsp + 328]
 	adox	r13, rax
 	adcx	r9, r12
@@ -6053,14 +5943,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 368]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 128]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 128], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 136]
 	mulx	r13, rax, qword ptr [rsp + 328]
 	adox	r9, rax
 	adcx	r10, r13
@@ -6078,15 +5966,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 368]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 136]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 136], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 144]
 	mulx	r9, rax, qword ptr [rsp + 328]
 	adox	r10, rax
 	adcx	r11, r9
@@ -6104,15 +5989,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 368]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 144]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 144], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 152]
 	mulx	r10, rax, qword ptr [rsp + 328]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -6130,15 +6012,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 368]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 152]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 152], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 160]
 	mulx	r11, rax, qword ptr [rsp + 328]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -6156,15 +6035,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 368]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 160]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 160], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 168]
 	mulx	rbx, rax, qword ptr [rsp + 328]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -6182,15 +6058,10 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 368]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 168]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 168], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 176]
+	add	r12, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], r12
 	adc	r13, qword ptr [rsp + 184]
 	mov	qword ptr [rsp + 184], r13
@@ -7009,6 +6880,7 @@ tabai_mont_mul_n13_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 240], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -7040,9 +6912,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -7067,9 +6938,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -7094,9 +6964,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 376], rdx
@@ -7121,9 +6990,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -7148,9 +7016,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -7175,9 +7042,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -7202,11 +7068,11 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 352]
 	adox	r14, rax
 	adcx	r9, r13
@@ -7227,14 +7093,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 400]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 352]
 	adox	r9, rax
 	adcx	r10, r14
@@ -7255,15 +7119,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsp + 352]
 	adox	r10, rax
 	adcx	r11, r9
@@ -7284,15 +7145,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 104]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 104], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsp + 352]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -7313,15 +7171,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 112]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 112], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsp + 352]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -7342,15 +7197,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 120]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 120], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsp + 352]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -7371,15 +7223,10 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 128]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 128], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 136]
+	add	r12, qword ptr [rsp + 136]
 	mov	qword ptr [rsp + 136], r12
 	adc	r13, qword ptr [rsp + 144]
 	mov	qword ptr [rsp + 144], r13
@@ -7441,9 +7288,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -7465,9 +7311,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -7489,9 +7334,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 376], rdx
@@ -7513,9 +7357,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -7537,9 +7380,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -7561,11 +7403,11 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 136]
 	mulx	r12, rax, qword ptr [rsp + 352]
 	adox	r13, rax
 	adcx	r9, r12
@@ -7583,14 +7425,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 392]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 136]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 136], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 144]
 	mulx	r13, rax, qword ptr [rsp + 352]
 	adox	r9, rax
 	adcx	r10, r13
@@ -7608,15 +7448,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 392]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 144]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 144], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 152]
 	mulx	r9, rax, qword ptr [rsp + 352]
 	adox	r10, rax
 	adcx	r11, r9
@@ -7634,15 +7471,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 392]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 152]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 152], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 160]
 	mulx	r10, rax, qword ptr [rsp + 352]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -7660,15 +7494,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 392]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 160]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 160], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 168]
 	mulx	r11, rax, qword ptr [rsp + 352]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -7686,15 +7517,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 392]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 168]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 168], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 176]
 	mulx	rbx, rax, qword ptr [rsp + 352]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -7712,15 +7540,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 392]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 176]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 176], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 184]
 	mulx	rbp, rax, qword ptr [rsp + 352]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -7738,15 +7563,10 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 392]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 184]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 184], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 192]
+	add	r13, qword ptr [rsp + 192]
 	mov	qword ptr [rsp + 192], r13
 	adc	r9, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r9
@@ -8669,6 +8489,7 @@ tabai_mont_mul_n14_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 256], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -8700,9 +8521,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -8727,9 +8547,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -8754,9 +8573,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -8781,9 +8599,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -8808,9 +8625,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -8835,9 +8651,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -8862,11 +8677,11 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 376]
 	adox	r14, rax
 	adcx	r9, r13
@@ -8887,14 +8702,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 424]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 376]
 	adox	r9, rax
 	adcx	r10, r14
@@ -8915,15 +8728,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsp + 376]
 	adox	r10, rax
 	adcx	r11, r9
@@ -8944,15 +8754,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 104]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 104], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsp + 376]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -8973,15 +8780,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 112]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 112], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsp + 376]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -9002,15 +8806,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 120]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 120], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsp + 376]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -9031,15 +8832,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 128]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 128], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 136]
 	mulx	rbp, rax, qword ptr [rsp + 376]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -9060,15 +8858,10 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 136]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 136], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 144]
+	add	r13, qword ptr [rsp + 144]
 	mov	qword ptr [rsp + 144], r13
 	adc	r14, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], r14
@@ -9137,9 +8930,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -9164,9 +8956,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -9191,9 +8982,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -9218,9 +9008,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -9245,9 +9034,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -9272,9 +9060,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -9299,11 +9086,11 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 144]
 	mulx	r13, rax, qword ptr [rsp + 376]
 	adox	r14, rax
 	adcx	r9, r13
@@ -9324,14 +9111,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 424]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 144]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 144], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 152]
 	mulx	r14, rax, qword ptr [rsp + 376]
 	adox	r9, rax
 	adcx	r10, r14
@@ -9352,15 +9137,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 152]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 152], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 160]
 	mulx	r9, rax, qword ptr [rsp + 376]
 	adox	r10, rax
 	adcx	r11, r9
@@ -9381,15 +9163,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 160]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 160], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 168]
 	mulx	r10, rax, qword ptr [rsp + 376]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -9410,15 +9189,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 168]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 168], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 176]
 	mulx	r11, rax, qword ptr [rsp + 376]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -9439,15 +9215,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 176]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 176], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 184]
 	mulx	rbx, rax, qword ptr [rsp + 376]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -9468,15 +9241,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 184]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 184], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 192]
 	mulx	rbp, rax, qword ptr [rsp + 376]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -9497,15 +9267,10 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 192]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 192], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 200]
+	add	r13, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r13
 	adc	r14, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r14
@@ -10539,6 +10304,7 @@ tabai_mont_mul_n15_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 272], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -10574,9 +10340,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -10604,9 +10369,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -10634,9 +10398,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -10664,9 +10427,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -10694,9 +10456,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -10724,9 +10485,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -10754,9 +10514,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -10784,11 +10543,11 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r15, rax
 	adcx	r9, r14
@@ -10812,14 +10571,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 456]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
 	mulx	r15, rax, qword ptr [rsp + 400]
 	adox	r9, rax
 	adcx	r10, r15
@@ -10843,15 +10600,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 456]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 104]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 104], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r10, rax
 	adcx	r11, r9
@@ -10875,15 +10629,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 456]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 112]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 112], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -10907,15 +10658,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 456]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 120]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 120], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -10939,15 +10687,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 456]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 128]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 128], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -10971,15 +10716,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 456]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 136]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 136], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsp + 400]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -11003,15 +10745,10 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 456]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 144]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 144], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 152]
+	add	r13, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], r13
 	adc	r14, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r14
@@ -11082,9 +10819,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -11109,9 +10845,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -11136,9 +10871,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -11163,9 +10897,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -11190,9 +10923,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -11217,9 +10949,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -11244,11 +10975,11 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 152]
 	mulx	r13, rax, qword ptr [rsp + 400]
 	adox	r14, rax
 	adcx	r9, r13
@@ -11269,14 +11000,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 448]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 152]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 152], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 160]
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r9, rax
 	adcx	r10, r14
@@ -11297,15 +11026,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 448]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 160]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 160], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 168]
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r10, rax
 	adcx	r11, r9
@@ -11326,15 +11052,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 448]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 168]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 168], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 176]
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -11355,15 +11078,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 448]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 176]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 176], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 184]
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -11384,15 +11104,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 448]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 184]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 184], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 192]
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -11413,15 +11130,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 448]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 192]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 192], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 200]
 	mulx	rbp, rax, qword ptr [rsp + 400]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -11442,15 +11156,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 448]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 200]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 200], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 208]
 	mulx	r12, rax, qword ptr [rsp + 400]
 	adox	r13, rax
 	adcx	r14, r12
@@ -11471,15 +11182,10 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 448]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 208]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 208], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 216]
+	add	r14, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r14
 	adc	r9, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r9
@@ -12629,6 +12335,7 @@ tabai_mont_mul_n16_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 288], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -12664,9 +12371,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -12694,9 +12400,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -12724,9 +12429,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -12754,9 +12458,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -12784,9 +12487,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 464], rdx
@@ -12814,9 +12516,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 472], rdx
@@ -12844,9 +12545,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 480], rdx
@@ -12874,11 +12574,11 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r15, rax
 	adcx	r9, r14
@@ -12902,14 +12602,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 480]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
 	mulx	r15, rax, qword ptr [rsp + 424]
 	adox	r9, rax
 	adcx	r10, r15
@@ -12933,15 +12631,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 480]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 104]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 104], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r10, rax
 	adcx	r11, r9
@@ -12965,15 +12660,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 480]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 112]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 112], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -12997,15 +12689,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 480]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 120]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 120], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -13029,15 +12718,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 480]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 128]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 128], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -13061,15 +12747,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 480]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 136]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 136], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -13093,15 +12776,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 480]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 144]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 144], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 152]
 	mulx	r12, rax, qword ptr [rsp + 424]
 	adox	r13, rax
 	adcx	r14, r12
@@ -13125,15 +12805,10 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 480]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 152]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 152], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 160]
+	add	r14, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r14
 	adc	r15, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], r15
@@ -13211,9 +12886,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -13241,9 +12915,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -13271,9 +12944,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -13301,9 +12973,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -13331,9 +13002,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 464], rdx
@@ -13361,9 +13031,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 472], rdx
@@ -13391,9 +13060,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 480], rdx
@@ -13421,11 +13089,11 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 160]
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r15, rax
 	adcx	r9, r14
@@ -13449,14 +13117,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 480]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 160]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 160], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 168]
 	mulx	r15, rax, qword ptr [rsp + 424]
 	adox	r9, rax
 	adcx	r10, r15
@@ -13480,15 +13146,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 480]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 168]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 168], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 176]
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r10, rax
 	adcx	r11, r9
@@ -13512,15 +13175,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 480]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 176]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 176], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 184]
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -13544,15 +13204,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 480]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 184]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 184], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 192]
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -13576,15 +13233,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 480]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 192]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 192], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 200]
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -13608,15 +13262,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 480]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 200]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 200], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 208]
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -13640,15 +13291,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 480]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 208]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 208], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 216]
 	mulx	r12, rax, qword ptr [rsp + 424]
 	adox	r13, rax
 	adcx	r14, r12
@@ -13672,15 +13320,10 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 480]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 216]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 216], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 224]
+	add	r14, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r14
 	adc	r15, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r15
@@ -16772,6 +16415,7 @@ tabai_mont_sqr_n10_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 192], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -16795,9 +16439,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 288], rdx
@@ -16816,9 +16459,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 296], rdx
@@ -16837,9 +16479,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 304], rdx
@@ -16858,9 +16499,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -16879,11 +16519,11 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 72]
 	mulx	rbp, rax, qword ptr [rsp + 280]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -16898,14 +16538,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 312]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 72]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 72], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 280]
 	adox	r9, rax
 	adcx	r10, r12
@@ -16920,15 +16558,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 312]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 88]
 	mulx	r9, rax, qword ptr [rsp + 280]
 	adox	r10, rax
 	adcx	r11, r9
@@ -16943,15 +16578,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 312]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 88]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 88], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 96]
 	mulx	r10, rax, qword ptr [rsp + 280]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -16966,15 +16598,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 312]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 96]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 96], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 104]
 	mulx	r11, rax, qword ptr [rsp + 280]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -16989,15 +16618,10 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 312]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 104]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 104], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 112]
+	add	rbp, qword ptr [rsp + 112]
 	mov	qword ptr [rsp + 112], rbp
 	adc	r12, qword ptr [rsp + 120]
 	mov	qword ptr [rsp + 120], r12
@@ -17048,9 +16672,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 288], rdx
@@ -17069,9 +16692,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 296], rdx
@@ -17090,9 +16712,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 304], rdx
@@ -17111,9 +16732,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -17132,11 +16752,11 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 112]
 	mulx	rbp, rax, qword ptr [rsp + 280]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -17151,14 +16771,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 312]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 112]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 112], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 120]
 	mulx	r12, rax, qword ptr [rsp + 280]
 	adox	r9, rax
 	adcx	r10, r12
@@ -17173,15 +16791,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 312]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 120]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 120], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 128]
 	mulx	r9, rax, qword ptr [rsp + 280]
 	adox	r10, rax
 	adcx	r11, r9
@@ -17196,15 +16811,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 312]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 128]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 128], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 136]
 	mulx	r10, rax, qword ptr [rsp + 280]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -17219,15 +16831,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 312]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 136]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 136], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 144]
 	mulx	r11, rax, qword ptr [rsp + 280]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -17242,15 +16851,10 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 312]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 144]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 144], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 152]
+	add	rbp, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], rbp
 	adc	r12, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r12
@@ -17707,6 +17311,7 @@ tabai_mont_sqr_n11_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 208], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -17734,9 +17339,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -17758,9 +17362,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 320], rdx
@@ -17782,9 +17385,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 328], rdx
@@ -17806,9 +17408,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -17830,9 +17431,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -17854,11 +17454,11 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 304]
 	adox	r13, rax
 	adcx	r9, r12
@@ -17876,14 +17476,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 344]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 304]
 	adox	r9, rax
 	adcx	r10, r13
@@ -17901,15 +17499,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 344]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsp + 304]
 	adox	r10, rax
 	adcx	r11, r9
@@ -17927,15 +17522,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 344]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 96], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsp + 304]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -17953,15 +17545,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 344]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 104], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsp + 304]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -17979,15 +17568,10 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 344]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 112], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 120]
+	add	rbp, qword ptr [rsp + 120]
 	mov	qword ptr [rsp + 120], rbp
 	adc	r12, qword ptr [rsp + 128]
 	mov	qword ptr [rsp + 128], r12
@@ -18040,9 +17624,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -18061,9 +17644,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 320], rdx
@@ -18082,9 +17664,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 328], rdx
@@ -18103,9 +17684,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -18124,11 +17704,11 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 120]
 	mulx	rbp, rax, qword ptr [rsp + 304]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -18143,14 +17723,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 336]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 120]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 120], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 128]
 	mulx	r12, rax, qword ptr [rsp + 304]
 	adox	r9, rax
 	adcx	r10, r12
@@ -18165,15 +17743,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 336]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 128]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 128], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 136]
 	mulx	r9, rax, qword ptr [rsp + 304]
 	adox	r10, rax
 	adcx	r11, r9
@@ -18188,15 +17763,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 336]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 136]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 136], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 144]
 	mulx	r10, rax, qword ptr [rsp + 304]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -18211,15 +17783,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 336]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 144]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 144], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 152]
 	mulx	r11, rax, qword ptr [rsp + 304]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -18234,15 +17803,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 336]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 152]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 152], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 160]
 	mulx	rbx, rax, qword ptr [rsp + 304]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -18257,15 +17823,10 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 336]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 160]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 160], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 168]
+	add	r12, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], r12
 	adc	r9, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], r9
@@ -18776,6 +18337,7 @@ tabai_mont_sqr_n12_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 224], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -18803,9 +18365,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -18827,9 +18388,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -18851,9 +18411,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 352], rdx
@@ -18875,9 +18434,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -18899,9 +18457,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -18923,11 +18480,11 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 328]
 	adox	r13, rax
 	adcx	r9, r12
@@ -18945,14 +18502,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 368]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 328]
 	adox	r9, rax
 	adcx	r10, r13
@@ -18970,15 +18525,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 368]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsp + 328]
 	adox	r10, rax
 	adcx	r11, r9
@@ -18996,15 +18548,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 368]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 96], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsp + 328]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -19022,15 +18571,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 368]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 104], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsp + 328]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -19048,15 +18594,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 368]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 112], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 120]
 	mulx	rbx, rax, qword ptr [rsp + 328]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -19074,15 +18617,10 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 368]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 120]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 120], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 128]
+	add	r12, qword ptr [rsp + 128]
 	mov	qword ptr [rsp + 128], r12
 	adc	r13, qword ptr [rsp + 136]
 	mov	qword ptr [rsp + 136], r13
@@ -19142,9 +18680,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -19166,9 +18703,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -19190,9 +18726,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 352], rdx
@@ -19214,9 +18749,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -19238,9 +18772,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -19262,11 +18795,11 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 128]
 	mulx	r12, rax, qword ptr [rsp + 328]
 	adox	r13, rax
 	adcx	r9, r12
@@ -19284,14 +18817,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 368]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 128]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 128], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 136]
 	mulx	r13, rax, qword ptr [rsp + 328]
 	adox	r9, rax
 	adcx	r10, r13
@@ -19309,15 +18840,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 368]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 136]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 136], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 144]
 	mulx	r9, rax, qword ptr [rsp + 328]
 	adox	r10, rax
 	adcx	r11, r9
@@ -19335,15 +18863,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 368]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 144]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 144], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 152]
 	mulx	r10, rax, qword ptr [rsp + 328]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -19361,15 +18886,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 368]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 152]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 152], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 160]
 	mulx	r11, rax, qword ptr [rsp + 328]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -19387,15 +18909,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 368]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 160]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 160], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 168]
 	mulx	rbx, rax, qword ptr [rsp + 328]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -19413,15 +18932,10 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 368]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 168]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 168], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 176]
+	add	r12, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], r12
 	adc	r13, qword ptr [rsp + 184]
 	mov	qword ptr [rsp + 184], r13
@@ -20074,6 +19588,7 @@ tabai_mont_sqr_n13_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 240], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -20105,9 +19620,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -20132,9 +19646,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -20159,9 +19672,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 376], rdx
@@ -20186,9 +19698,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -20213,9 +19724,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -20240,9 +19750,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -20267,11 +19776,11 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 352]
 	adox	r14, rax
 	adcx	r9, r13
@@ -20292,14 +19801,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 400]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 352]
 	adox	r9, rax
 	adcx	r10, r14
@@ -20320,15 +19827,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsp + 352]
 	adox	r10, rax
 	adcx	r11, r9
@@ -20349,15 +19853,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 104]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 104], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsp + 352]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -20378,15 +19879,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 112]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 112], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsp + 352]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -20407,15 +19905,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 120]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 120], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsp + 352]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -20436,15 +19931,10 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 128]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 128], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 136]
+	add	r12, qword ptr [rsp + 136]
 	mov	qword ptr [rsp + 136], r12
 	adc	r13, qword ptr [rsp + 144]
 	mov	qword ptr [rsp + 144], r13
@@ -20506,9 +19996,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -20530,9 +20019,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -20554,9 +20042,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 376], rdx
@@ -20578,9 +20065,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -20602,9 +20088,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -20626,11 +20111,11 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 136]
 	mulx	r12, rax, qword ptr [rsp + 352]
 	adox	r13, rax
 	adcx	r9, r12
@@ -20648,14 +20133,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 392]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 136]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 136], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 144]
 	mulx	r13, rax, qword ptr [rsp + 352]
 	adox	r9, rax
 	adcx	r10, r13
@@ -20673,15 +20156,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 392]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 144]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 144], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 152]
 	mulx	r9, rax, qword ptr [rsp + 352]
 	adox	r10, rax
 	adcx	r11, r9
@@ -20699,15 +20179,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 392]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 152]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 152], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 160]
 	mulx	r10, rax, qword ptr [rsp + 352]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -20725,15 +20202,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 392]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 160]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 160], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 168]
 	mulx	r11, rax, qword ptr [rsp + 352]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -20751,15 +20225,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 392]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 168]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 168], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 176]
 	mulx	rbx, rax, qword ptr [rsp + 352]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -20777,15 +20248,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 392]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 176]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 176], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 184]
 	mulx	rbp, rax, qword ptr [rsp + 352]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -20803,15 +20271,10 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 392]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 184]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 184], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 192]
+	add	r13, qword ptr [rsp + 192]
 	mov	qword ptr [rsp + 192], r13
 	adc	r9, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r9
@@ -21548,6 +21011,7 @@ tabai_mont_sqr_n14_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 256], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -21579,9 +21043,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -21606,9 +21069,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -21633,9 +21095,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -21660,9 +21121,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -21687,9 +21147,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -21714,9 +21173,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -21741,11 +21199,11 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 376]
 	adox	r14, rax
 	adcx	r9, r13
@@ -21766,14 +21224,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 424]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 376]
 	adox	r9, rax
 	adcx	r10, r14
@@ -21794,15 +21250,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsp + 376]
 	adox	r10, rax
 	adcx	r11, r9
@@ -21823,15 +21276,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 104]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 104], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsp + 376]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -21852,15 +21302,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 112]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 112], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsp + 376]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -21881,15 +21328,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 120]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 120], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsp + 376]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -21910,15 +21354,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 128]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 128], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 136]
 	mulx	rbp, rax, qword ptr [rsp + 376]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -21939,15 +21380,10 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 136]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 136], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 144]
+	add	r13, qword ptr [rsp + 144]
 	mov	qword ptr [rsp + 144], r13
 	adc	r14, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], r14
@@ -22016,9 +21452,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -22043,9 +21478,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -22070,9 +21504,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -22097,9 +21530,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -22124,9 +21556,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -22151,9 +21582,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -22178,11 +21608,11 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 144]
 	mulx	r13, rax, qword ptr [rsp + 376]
 	adox	r14, rax
 	adcx	r9, r13
@@ -22203,14 +21633,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 424]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 144]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 144], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 152]
 	mulx	r14, rax, qword ptr [rsp + 376]
 	adox	r9, rax
 	adcx	r10, r14
@@ -22231,15 +21659,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 152]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 152], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 160]
 	mulx	r9, rax, qword ptr [rsp + 376]
 	adox	r10, rax
 	adcx	r11, r9
@@ -22260,15 +21685,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 160]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 160], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 168]
 	mulx	r10, rax, qword ptr [rsp + 376]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -22289,15 +21711,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 168]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 168], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 176]
 	mulx	r11, rax, qword ptr [rsp + 376]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -22318,15 +21737,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 176]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 176], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 184]
 	mulx	rbx, rax, qword ptr [rsp + 376]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -22347,15 +21763,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 184]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 184], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 192]
 	mulx	rbp, rax, qword ptr [rsp + 376]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -22376,15 +21789,10 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 192]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 192], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 200]
+	add	r13, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r13
 	adc	r14, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r14
@@ -23199,6 +22607,7 @@ tabai_mont_sqr_n15_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 272], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -23234,9 +22643,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -23264,9 +22672,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -23294,9 +22701,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -23324,9 +22730,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -23354,9 +22759,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -23384,9 +22788,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -23414,9 +22817,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -23444,11 +22846,11 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r15, rax
 	adcx	r9, r14
@@ -23472,14 +22874,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 456]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
 	mulx	r15, rax, qword ptr [rsp + 400]
 	adox	r9, rax
 	adcx	r10, r15
@@ -23503,15 +22903,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 456]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 104]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 104], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r10, rax
 	adcx	r11, r9
@@ -23535,15 +22932,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 456]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 112]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 112], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -23567,15 +22961,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 456]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 120]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 120], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -23599,15 +22990,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 456]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 128]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 128], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -23631,15 +23019,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 456]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 136]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 136], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsp + 400]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -23663,15 +23048,10 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 456]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 144]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 144], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 152]
+	add	r13, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], r13
 	adc	r14, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r14
@@ -23742,9 +23122,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -23769,9 +23148,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -23796,9 +23174,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -23823,9 +23200,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -23850,9 +23226,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -23877,9 +23252,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -23904,11 +23278,11 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 152]
 	mulx	r13, rax, qword ptr [rsp + 400]
 	adox	r14, rax
 	adcx	r9, r13
@@ -23929,14 +23303,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 448]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 152]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 152], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 160]
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r9, rax
 	adcx	r10, r14
@@ -23957,15 +23329,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 448]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 160]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 160], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 168]
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r10, rax
 	adcx	r11, r9
@@ -23986,15 +23355,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 448]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 168]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 168], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 176]
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -24015,15 +23381,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 448]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 176]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 176], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 184]
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -24044,15 +23407,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 448]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 184]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 184], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 192]
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -24073,15 +23433,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 448]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 192]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 192], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 200]
 	mulx	rbp, rax, qword ptr [rsp + 400]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -24102,15 +23459,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 448]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 200]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 200], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 208]
 	mulx	r12, rax, qword ptr [rsp + 400]
 	adox	r13, rax
 	adcx	r14, r12
@@ -24131,15 +23485,10 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 448]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 208]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 208], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 216]
+	add	r14, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r14
 	adc	r9, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r9
@@ -25024,6 +24373,7 @@ tabai_mont_sqr_n16_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 288], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -25059,9 +24409,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -25089,9 +24438,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -25119,9 +24467,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -25149,9 +24496,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -25179,9 +24525,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 464], rdx
@@ -25209,9 +24554,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 472], rdx
@@ -25239,9 +24583,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 480], rdx
@@ -25269,11 +24612,11 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r15, rax
 	adcx	r9, r14
@@ -25297,14 +24640,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 480]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
 	mulx	r15, rax, qword ptr [rsp + 424]
 	adox	r9, rax
 	adcx	r10, r15
@@ -25328,15 +24669,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 480]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 104]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 104], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r10, rax
 	adcx	r11, r9
@@ -25360,15 +24698,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 480]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 112]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 112], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -25392,15 +24727,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 480]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 120]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 120], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -25424,15 +24756,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 480]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 128]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 128], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -25456,15 +24785,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 480]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 136]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 136], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -25488,15 +24814,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 480]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 144]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 144], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 152]
 	mulx	r12, rax, qword ptr [rsp + 424]
 	adox	r13, rax
 	adcx	r14, r12
@@ -25520,15 +24843,10 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 480]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 152]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 152], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 160]
+	add	r14, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r14
 	adc	r15, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], r15
@@ -25606,9 +24924,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -25636,9 +24953,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -25666,9 +24982,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -25696,9 +25011,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -25726,9 +25040,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 464], rdx
@@ -25756,9 +25069,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 472], rdx
@@ -25786,9 +25098,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 480], rdx
@@ -25816,11 +25127,11 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 160]
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r15, rax
 	adcx	r9, r14
@@ -25844,14 +25155,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 480]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 160]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 160], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 168]
 	mulx	r15, rax, qword ptr [rsp + 424]
 	adox	r9, rax
 	adcx	r10, r15
@@ -25875,15 +25184,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 480]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 168]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 168], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 176]
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r10, rax
 	adcx	r11, r9
@@ -25907,15 +25213,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 480]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 176]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 176], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 184]
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -25939,15 +25242,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 480]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 184]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 184], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 192]
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -25971,15 +25271,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 480]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 192]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 192], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 200]
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -26003,15 +25300,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 480]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 200]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 200], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 208]
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -26035,15 +25329,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 480]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 208]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 208], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 216]
 	mulx	r12, rax, qword ptr [rsp + 424]
 	adox	r13, rax
 	adcx	r14, r12
@@ -26067,15 +25358,10 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 480]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 216]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 216], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 224]
+	add	r14, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r14
 	adc	r15, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r15

@@ -673,11 +673,14 @@ def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
     destroyed), n >= 9: blocks of at most 8 REDC rows (balanced), fully unrolled. Phase 1 of a
     block of w rows: the w multipliers m_i = win[0]*pinv by rows over p[0..w-1] in a w-register
     window (stored at rsp+MOFF); phase 2: m[0..w-1] x p[w..n-1] by rows over p[j]
-    (rdx = p[j]) with the window over m, starting from the window phase 1 left; the low limb
-    of each row joins u in memory through a third carry kept as 0/-1 in a register. R: register
-    holding r at the end, or "rdx_at_end" (frame slot rsp+0)."""
+    (rdx = p[j]) with the window over m, starting from the window phase 1 left; u at the row's
+    low limb is added at the head of the row's adcx chain (adcx with a memory operand), so the
+    chain runs over w + 1 positions and no third carry is needed: the window plus m*p[j] plus
+    one limb is at most 2^(64(w+1)) - 1, so the closing limb never overflows. Rows close on
+    rcx, kept 0 (no `mov reg, 0` per row). R: register holding r at the end, or "rdx_at_end"
+    (frame slot rsp+0)."""
     assert n >= 9
-    lo, cy = "rax", "rcx"
+    lo, zero = "rax", "rcx"
     pool = ["r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
     k = -(-n // 8)
     widths = [n // k + (1 if i < n % k else 0) for i in range(k)]
@@ -686,6 +689,7 @@ def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
         return m(T, toff + 8 * pos)
 
     kb = 0
+    f("xor", d32(zero), d32(zero))
     for w in widths:
         W = pool[:w]
         H = pool[w]
@@ -702,36 +706,29 @@ def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
                 f("adox", W[j], lo)
                 if j < w - 1:
                     f("adcx", W[j + 1], H)
-            f("mov", d32(lo), "0")
-            f("adox", H, lo)
-            f("adcx", H, lo)
+            f("adox", H, zero)
+            f("adcx", H, zero)
             W, H = W[1:] + [H], W[0]
-        # phase 2: window W at positions kb+w .., rows over p[w..n-1]
+        # phase 2: window W at positions kb+w .., rows over p[w..n-1]; u[pos] enters the
+        # adcx chain at its head
         for jj in range(w, n):
             pos = kb + jj
             f("mov", "rdx", m(P, 8 * jj))
             f("xor", d32(lo), d32(lo))
+            f("adcx", W[0], u(pos))
             for q in range(w):
                 f("mulx", H, lo, m("rsp", MOFF + 8 * q))
                 f("adox", W[q], lo)
                 if q < w - 1:
                     f("adcx", W[q + 1], H)
-            f("mov", d32(lo), "0")
-            f("adox", H, lo)
-            f("adcx", H, lo)
+            f("adox", H, zero)
+            f("adcx", H, zero)
             out = W[0]
-            if jj == w:
-                f("add", out, u(pos))
-            else:
-                f("neg", cy)
-                f("adc", out, u(pos))
             f("mov", u(pos), out)
-            f("sbb", cy, cy)
             W, H = W[1:] + [H], out
         # the window (positions kb+n .. kb+n+w-1) and the carry up to u[2n]
-        f("neg", cy)
         for q in range(w):
-            f("adc", W[q], u(kb + n + q))
+            f("add" if q == 0 else "adc", W[q], u(kb + n + q))
             f("mov", u(kb + n + q), W[q])
         for pos in range(kb + n + w, 2 * n + 1):
             f("mov", lo, u(pos))
@@ -767,7 +764,7 @@ def gen_redc(n):
                       " destroyed); REDC in fully unrolled blocks of 8 rows with register windows;"
                       " r must not overlap t; constant time." % (n, 64 * n, 2 * n, 64 * n, 2 * n + 1))
         f.frame = 80
-        f.regmap = "t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, carry rcx"
+        f.regmap = "t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, rcx kept 0"
         f("mov", m("rsp", 8), "rcx")
         f("mov", "r8", "rdx")
         f("mov", m("rsi", 16 * n), "0")
