@@ -19084,45 +19084,51 @@ tabai_mont_sqr_n13_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, r11, qword ptr [rsi + 8]
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	add	rcx, rax
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adc	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 32]
+	mulx	rdi, rcx, qword ptr [rsi + 8]
+	mulx	r8, rax, qword ptr [rsi + 16]
+	add	rdi, rax
+	mulx	r9, rax, qword ptr [rsi + 24]
 	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 40]
+	mulx	r10, rax, qword ptr [rsi + 32]
 	adc	r9, rax
-	adc	r10, 0
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adc	r10, rax
+	adc	r11, 0
+	mov	qword ptr [rsp + 40], rcx
+	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	rdi, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
 	adox	r8, rax
 	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
+	mulx	rbx, rax, qword ptr [rsi + 24]
 	adox	r9, rax
 	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
+	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
 	mov	eax, 0
 	adox	rbx, rax
 	adcx	rbx, rax
+	mov	qword ptr [rsp + 56], r8
+	mov	qword ptr [rsp + 64], r9
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
 	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
+	mov	qword ptr [rsp + 72], r10
+	mov	qword ptr [rsp + 80], r11
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 32]
@@ -19133,6 +19139,8 @@ tabai_mont_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
+	mov	qword ptr [rsp + 88], rbx
+	mov	qword ptr [rsp + 96], rbp
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 40]
@@ -19140,54 +19148,8 @@ tabai_mont_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
-	mov	rdx, qword ptr [rsi]
-	mulx	r14, rax, rdx
-	mov	qword ptr [rsp + 32], rax
-	xor	edx, edx
-	adcx	r11, r11
-	adox	r11, r14
-	mov	qword ptr [rsp + 40], r11
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	r14, rax, rdx
-	adcx	rcx, rcx
-	adox	rcx, rax
-	mov	qword ptr [rsp + 48], rcx
-	adcx	rdi, rdi
-	adox	rdi, r14
-	mov	qword ptr [rsp + 56], rdi
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	r14, rax, rdx
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rsp + 64], r8
-	adcx	r9, r9
-	adox	r9, r14
-	mov	qword ptr [rsp + 72], r9
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	r14, rax, rdx
-	adcx	r10, r10
-	adox	r10, rax
-	mov	qword ptr [rsp + 80], r10
-	adcx	rbx, rbx
-	adox	rbx, r14
-	mov	qword ptr [rsp + 88], rbx
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	r14, rax, rdx
-	adcx	rbp, rbp
-	adox	rbp, rax
-	mov	qword ptr [rsp + 96], rbp
-	adcx	r12, r12
-	adox	r12, r14
 	mov	qword ptr [rsp + 104], r12
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	r14, rax, rdx
-	adcx	r13, r13
-	adox	r13, rax
 	mov	qword ptr [rsp + 112], r13
-	mov	r11d, 0
-	adcx	r11, r11
-	adox	r11, r14
-	mov	qword ptr [rsp + 120], r11
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	rdi, rcx, qword ptr [rsi + 56]
 	mulx	r8, rax, qword ptr [rsi + 64]
@@ -19278,10 +19240,271 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r15, rax
 	mov	qword ptr [rsp + 216], r14
 	mov	qword ptr [rsp + 224], r15
+	xor	eax, eax
+	mov	qword ptr [rsp + 120], rax
+	mov	qword ptr [rsp + 128], rax
+	xor	ecx, ecx
 	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	adcx	rdi, qword ptr [rsp + 80]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	rdi, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rsp + 80], rdi
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 88]
+	mulx	rdi, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rdi
+	mulx	rdi, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rdi
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rdi
+	mulx	rdi, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, rdi
+	mulx	rdi, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, rdi
+	mulx	rdi, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adox	rdi, rcx
+	adcx	rdi, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	rdi, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	rdi, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rsp + 96], r9
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	rdi, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	rdi, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rsp + 104], r10
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	rdi, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rsp + 112], r11
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	rdi, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rsp + 120], rbx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	rdi, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rsp + 128], rbp
+	add	rdi, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], rdi
+	adc	r8, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r8
+	adc	r9, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r9
+	adc	r10, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r10
+	adc	r11, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r11
+	adc	rbx, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], rbx
+	mov	rax, qword ptr [rsp + 184]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 184], rax
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 192], rax
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 224], rax
+	xor	edi, edi
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rsp + 32], rax
+	mov	r8, qword ptr [rsp + 40]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 40], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 48]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 48], rdi
+	mov	r8, qword ptr [rsp + 56]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 56], r8
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 64]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 64], rdi
+	mov	r8, qword ptr [rsp + 72]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 72], r8
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 80]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 80], rdi
+	mov	r8, qword ptr [rsp + 88]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 96]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 96], rdi
+	mov	r8, qword ptr [rsp + 104]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 112]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 112], rdi
+	mov	r8, qword ptr [rsp + 120]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 120], r8
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 128], rax
+	mov	rdi, qword ptr [rsp + 128]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 128], rdi
 	mov	r8, qword ptr [rsp + 136]
 	adcx	r8, r8
 	adox	r8, rcx
@@ -19346,245 +19569,6 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r8, r8
 	adox	r8, rcx
 	mov	qword ptr [rsp + 232], r8
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rdi, rcx, qword ptr [rsi]
-	mulx	r8, rax, qword ptr [rsi + 8]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	adc	rbx, 0
-	mov	qword ptr [rsp + 240], rcx
-	mov	rdx, qword ptr [rsi + 56]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	rdi, rax
-	mov	qword ptr [rsp + 248], rdi
-	adcx	r8, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 256], r8
-	adcx	r9, rdi
-	mulx	rdi, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rcx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 264], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	rdi, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 272], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rdi, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 280], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rdi, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 288], rbx
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rcx, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	rdi, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	qword ptr [rsp + 296], rcx
-	mov	qword ptr [rsp + 304], rdi
-	mov	qword ptr [rsp + 312], r8
-	mov	qword ptr [rsp + 320], r9
-	mov	qword ptr [rsp + 328], r10
-	mov	qword ptr [rsp + 336], r11
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 80]
-	mov	qword ptr [rsp + 80], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rax
-	mov	rax, qword ptr [rsp + 256]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rax
-	mov	rax, qword ptr [rsp + 264]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rax
-	mov	rax, qword ptr [rsp + 272]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rax
-	mov	rax, qword ptr [rsp + 280]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rax
-	mov	rax, qword ptr [rsp + 288]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rax
-	mov	rax, qword ptr [rsp + 296]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rax
-	mov	rax, qword ptr [rsp + 304]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rax
-	mov	rax, qword ptr [rsp + 312]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rax
-	mov	rax, qword ptr [rsp + 320]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rax
-	mov	rax, qword ptr [rsp + 328]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rax
-	mov	rax, qword ptr [rsp + 336]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rax
-	mov	rax, qword ptr [rsp + 184]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 184], rax
-	mov	rax, qword ptr [rsp + 192]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 192], rax
-	mov	rax, qword ptr [rsp + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 200], rax
-	mov	rax, qword ptr [rsp + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 208], rax
-	mov	rax, qword ptr [rsp + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 216], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 224], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 232], rax
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 240], 0
@@ -20518,74 +20502,6 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r15, rax
 	mov	qword ptr [rsp + 120], r14
 	mov	qword ptr [rsp + 128], r15
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 32], rax
-	mov	r8, qword ptr [rsp + 40]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 40], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 48]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 48], rdi
-	mov	r8, qword ptr [rsp + 56]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 56], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 64]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 64], rdi
-	mov	r8, qword ptr [rsp + 72]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 72], r8
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 80]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 80], rdi
-	mov	r8, qword ptr [rsp + 88]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 88], r8
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 96]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 96], rdi
-	mov	r8, qword ptr [rsp + 104]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 104], r8
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 112]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 112], rdi
-	mov	r8, qword ptr [rsp + 120]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 120], r8
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 128]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 128], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 136], r8
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rdi, rcx, qword ptr [rsi + 64]
 	mulx	r8, rax, qword ptr [rsi + 72]
@@ -20676,10 +20592,305 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r15, rax
 	mov	qword ptr [rsp + 232], r14
 	mov	qword ptr [rsp + 240], r15
+	xor	eax, eax
+	mov	qword ptr [rsp + 136], rax
+	mov	qword ptr [rsp + 144], rax
+	xor	ecx, ecx
 	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	rdi, qword ptr [rsp + 88]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	rdi, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rsp + 88], rdi
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 96]
+	mulx	rdi, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rdi
+	mulx	rdi, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rdi
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rdi
+	mulx	rdi, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, rdi
+	mulx	rdi, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, rdi
+	mulx	rdi, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, rdi
+	mulx	rdi, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adox	rdi, rcx
+	adcx	rdi, rcx
+	mov	qword ptr [rsp + 96], r8
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	rdi, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	rdi, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rsp + 104], r9
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	rdi, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	rdi, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rsp + 112], r10
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	rdi, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rsp + 120], r11
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	rdi, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rsp + 128], rbx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	rdi, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rsp + 136], rbp
+	add	r12, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r12
+	adc	rdi, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], rdi
+	adc	r8, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r8
+	adc	r9, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r9
+	adc	r10, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r10
+	adc	r11, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r11
+	adc	rbx, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbx
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 240], rax
+	xor	edi, edi
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rsp + 32], rax
+	mov	r8, qword ptr [rsp + 40]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 40], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 48]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 48], rdi
+	mov	r8, qword ptr [rsp + 56]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 56], r8
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 64]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 64], rdi
+	mov	r8, qword ptr [rsp + 72]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 72], r8
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 80]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 80], rdi
+	mov	r8, qword ptr [rsp + 88]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 96]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 96], rdi
+	mov	r8, qword ptr [rsp + 104]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 112]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 112], rdi
+	mov	r8, qword ptr [rsp + 120]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 120], r8
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 128]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 128], rdi
+	mov	r8, qword ptr [rsp + 136]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 136], r8
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 144], rax
+	mov	rdi, qword ptr [rsp + 144]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 144], rdi
 	mov	r8, qword ptr [rsp + 152]
 	adcx	r8, r8
 	adox	r8, rcx
@@ -20744,270 +20955,6 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r8, r8
 	adox	r8, rcx
 	mov	qword ptr [rsp + 248], r8
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rdi, rcx, qword ptr [rsi]
-	mulx	r8, rax, qword ptr [rsi + 8]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	adc	rbp, 0
-	mov	qword ptr [rsp + 256], rcx
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	rdi, rax
-	mov	qword ptr [rsp + 264], rdi
-	adcx	r8, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 272], r8
-	adcx	r9, rdi
-	mulx	rdi, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	rcx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 280], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	rdi, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 288], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	rdi, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 296], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	rdi, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 304], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	rdi, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	qword ptr [rsp + 312], rbp
-	mov	qword ptr [rsp + 320], rcx
-	mov	qword ptr [rsp + 328], rdi
-	mov	qword ptr [rsp + 336], r8
-	mov	qword ptr [rsp + 344], r9
-	mov	qword ptr [rsp + 352], r10
-	mov	qword ptr [rsp + 360], r11
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp + 256]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rax
-	mov	rax, qword ptr [rsp + 264]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rax
-	mov	rax, qword ptr [rsp + 272]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rax
-	mov	rax, qword ptr [rsp + 280]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rax
-	mov	rax, qword ptr [rsp + 288]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rax
-	mov	rax, qword ptr [rsp + 296]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rax
-	mov	rax, qword ptr [rsp + 304]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rax
-	mov	rax, qword ptr [rsp + 312]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rax
-	mov	rax, qword ptr [rsp + 320]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rax
-	mov	rax, qword ptr [rsp + 328]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rax
-	mov	rax, qword ptr [rsp + 336]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rax
-	mov	rax, qword ptr [rsp + 344]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rax
-	mov	rax, qword ptr [rsp + 352]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], rax
-	mov	rax, qword ptr [rsp + 360]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], rax
-	mov	rax, qword ptr [rsp + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 200], rax
-	mov	rax, qword ptr [rsp + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 208], rax
-	mov	rax, qword ptr [rsp + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 216], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 224], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 232], rax
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 240], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 248], rax
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 256], 0
@@ -22044,74 +21991,6 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r15, rax
 	mov	qword ptr [rsp + 120], r14
 	mov	qword ptr [rsp + 128], r15
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 32], rax
-	mov	r8, qword ptr [rsp + 40]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 40], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 48]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 48], rdi
-	mov	r8, qword ptr [rsp + 56]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 56], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 64]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 64], rdi
-	mov	r8, qword ptr [rsp + 72]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 72], r8
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 80]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 80], rdi
-	mov	r8, qword ptr [rsp + 88]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 88], r8
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 96]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 96], rdi
-	mov	r8, qword ptr [rsp + 104]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 104], r8
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 112]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 112], rdi
-	mov	r8, qword ptr [rsp + 120]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 120], r8
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 128]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 128], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 136], r8
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rdi, rcx, qword ptr [rsi + 64]
 	mulx	r8, rax, qword ptr [rsi + 72]
@@ -22228,10 +22107,334 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rdi, rax
 	mov	qword ptr [rsp + 248], rcx
 	mov	qword ptr [rsp + 256], rdi
+	xor	eax, eax
+	mov	qword ptr [rsp + 136], rax
+	mov	qword ptr [rsp + 144], rax
+	xor	ecx, ecx
 	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	rdi, qword ptr [rsp + 88]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	rdi, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rsp + 88], rdi
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 96]
+	mulx	rdi, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rdi
+	mulx	rdi, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rdi
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rdi
+	mulx	rdi, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, rdi
+	mulx	rdi, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, rdi
+	mulx	rdi, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, rdi
+	mulx	rdi, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adox	rdi, rcx
+	adcx	rdi, rcx
+	mov	qword ptr [rsp + 96], r8
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	rdi, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	rdi, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rsp + 104], r9
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	rdi, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	rdi, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rsp + 112], r10
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	rdi, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rsp + 120], r11
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	rdi, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rsp + 128], rbx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	rdi, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rsp + 136], rbp
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	rdi, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	rdi, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rsp + 144], r12
+	add	rdi, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], rdi
+	adc	r8, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r8
+	adc	r9, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r9
+	adc	r10, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r10
+	adc	r11, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r11
+	adc	rbx, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbx
+	adc	rbp, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbp
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 256], rax
+	xor	edi, edi
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rsp + 32], rax
+	mov	r8, qword ptr [rsp + 40]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 40], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 48]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 48], rdi
+	mov	r8, qword ptr [rsp + 56]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 56], r8
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 64]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 64], rdi
+	mov	r8, qword ptr [rsp + 72]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 72], r8
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 80]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 80], rdi
+	mov	r8, qword ptr [rsp + 88]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 96]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 96], rdi
+	mov	r8, qword ptr [rsp + 104]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 112]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 112], rdi
+	mov	r8, qword ptr [rsp + 120]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 120], r8
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 128]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 128], rdi
+	mov	r8, qword ptr [rsp + 136]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 136], r8
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 144], rax
+	mov	rdi, qword ptr [rsp + 144]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 144], rdi
 	mov	r8, qword ptr [rsp + 152]
 	adcx	r8, r8
 	adox	r8, rcx
@@ -22306,304 +22509,6 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r8, r8
 	adox	r8, rcx
 	mov	qword ptr [rsp + 264], r8
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rdi, rcx, qword ptr [rsi]
-	mulx	r8, rax, qword ptr [rsi + 8]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	adc	rbp, 0
-	mov	qword ptr [rsp + 272], rcx
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	rdi, rax
-	mov	qword ptr [rsp + 280], rdi
-	adcx	r8, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 288], r8
-	adcx	r9, rdi
-	mulx	rdi, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	rcx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 296], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	rdi, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 304], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	rdi, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 312], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	rdi, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 320], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	rdi, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 112]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 328], rbp
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	rcx, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	rdi, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	qword ptr [rsp + 336], rcx
-	mov	qword ptr [rsp + 344], rdi
-	mov	qword ptr [rsp + 352], r8
-	mov	qword ptr [rsp + 360], r9
-	mov	qword ptr [rsp + 368], r10
-	mov	qword ptr [rsp + 376], r11
-	mov	qword ptr [rsp + 384], rbx
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp + 272]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rax
-	mov	rax, qword ptr [rsp + 280]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rax
-	mov	rax, qword ptr [rsp + 288]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rax
-	mov	rax, qword ptr [rsp + 296]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rax
-	mov	rax, qword ptr [rsp + 304]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rax
-	mov	rax, qword ptr [rsp + 312]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rax
-	mov	rax, qword ptr [rsp + 320]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rax
-	mov	rax, qword ptr [rsp + 328]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rax
-	mov	rax, qword ptr [rsp + 336]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rax
-	mov	rax, qword ptr [rsp + 344]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rax
-	mov	rax, qword ptr [rsp + 352]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rax
-	mov	rax, qword ptr [rsp + 360]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rax
-	mov	rax, qword ptr [rsp + 368]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], rax
-	mov	rax, qword ptr [rsp + 376]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], rax
-	mov	rax, qword ptr [rsp + 384]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 200]
-	mov	qword ptr [rsp + 200], rax
-	mov	rax, qword ptr [rsp + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 208], rax
-	mov	rax, qword ptr [rsp + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 216], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 224], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 232], rax
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 240], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 248], rax
-	mov	rax, qword ptr [rsp + 256]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 256], rax
-	mov	rax, qword ptr [rsp + 264]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 264], rax
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 272], 0
@@ -23772,84 +23677,6 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rdi, rax
 	mov	qword ptr [rsp + 136], rcx
 	mov	qword ptr [rsp + 144], rdi
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 32], rax
-	mov	r8, qword ptr [rsp + 40]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 40], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 48]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 48], rdi
-	mov	r8, qword ptr [rsp + 56]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 56], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 64]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 64], rdi
-	mov	r8, qword ptr [rsp + 72]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 72], r8
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 80]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 80], rdi
-	mov	r8, qword ptr [rsp + 88]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 88], r8
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 96]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 96], rdi
-	mov	r8, qword ptr [rsp + 104]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 104], r8
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 112]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 112], rdi
-	mov	r8, qword ptr [rsp + 120]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 120], r8
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 128]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 128], rdi
-	mov	r8, qword ptr [rsp + 136]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 136], r8
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 144]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 144], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 152], r8
 	mov	rdx, qword ptr [rsi + 64]
 	mulx	rdi, rcx, qword ptr [rsi + 72]
 	mulx	r8, rax, qword ptr [rsi + 80]
@@ -23966,10 +23793,371 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rdi, rax
 	mov	qword ptr [rsp + 264], rcx
 	mov	qword ptr [rsp + 272], rdi
+	xor	eax, eax
+	mov	qword ptr [rsp + 152], rax
+	mov	qword ptr [rsp + 160], rax
+	xor	ecx, ecx
 	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	rdi, qword ptr [rsp + 96]
+	mulx	r13, rax, qword ptr [rsi]
+	adox	rdi, rax
+	adcx	r8, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adox	r13, rcx
+	adcx	r13, rcx
+	mov	qword ptr [rsp + 96], rdi
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 104]
+	mulx	rdi, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rdi
+	mulx	rdi, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rdi
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rdi
+	mulx	rdi, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, rdi
+	mulx	rdi, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, rdi
+	mulx	rdi, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, rdi
+	mulx	rdi, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, rdi
+	mulx	rdi, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	rdi, rcx
+	adcx	rdi, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 112]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	rdi, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	rdi, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rsp + 112], r9
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 120]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	rdi, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	rdi, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rsp + 120], r10
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 128]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	rdi, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rsp + 128], r11
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 136]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	rdi, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rsp + 136], rbx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 144]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	rdi, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rsp + 144], rbp
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 152]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	rdi, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rsp + 152], r12
+	add	r13, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r13
+	adc	rdi, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], rdi
+	adc	r8, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r8
+	adc	r9, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r9
+	adc	r10, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r10
+	adc	r11, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r11
+	adc	rbx, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], rbx
+	adc	rbp, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], rbp
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 256], rax
+	mov	rax, qword ptr [rsp + 264]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 264], rax
+	mov	rax, qword ptr [rsp + 272]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 272], rax
+	xor	edi, edi
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rsp + 32], rax
+	mov	r8, qword ptr [rsp + 40]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 40], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 48]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 48], rdi
+	mov	r8, qword ptr [rsp + 56]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 56], r8
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 64]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 64], rdi
+	mov	r8, qword ptr [rsp + 72]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 72], r8
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 80]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 80], rdi
+	mov	r8, qword ptr [rsp + 88]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 96]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 96], rdi
+	mov	r8, qword ptr [rsp + 104]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 112]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 112], rdi
+	mov	r8, qword ptr [rsp + 120]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 120], r8
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 128]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 128], rdi
+	mov	r8, qword ptr [rsp + 136]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 136], r8
+	mov	rdx, qword ptr [rsi + 56]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 144]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 144], rdi
+	mov	r8, qword ptr [rsp + 152]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 152], r8
 	mov	rdx, qword ptr [rsi + 64]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 160], rax
+	mov	rdi, qword ptr [rsp + 160]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 160], rdi
 	mov	r8, qword ptr [rsp + 168]
 	adcx	r8, r8
 	adox	r8, rcx
@@ -24044,332 +24232,6 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r8, r8
 	adox	r8, rcx
 	mov	qword ptr [rsp + 280], r8
-	mov	rdx, qword ptr [rsi + 64]
-	mulx	rdi, rcx, qword ptr [rsi]
-	mulx	r8, rax, qword ptr [rsi + 8]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adc	rbp, rax
-	adc	r12, 0
-	mov	qword ptr [rsp + 288], rcx
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	rdi, rax
-	mov	qword ptr [rsp + 296], rdi
-	adcx	r8, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 304], r8
-	adcx	r9, rdi
-	mulx	rdi, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	rcx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 312], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	adcx	rdi, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 320], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 328], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rdi, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 112]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 336], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rdi, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 120]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 344], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rdi, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	qword ptr [rsp + 352], r12
-	mov	qword ptr [rsp + 360], rcx
-	mov	qword ptr [rsp + 368], rdi
-	mov	qword ptr [rsp + 376], r8
-	mov	qword ptr [rsp + 384], r9
-	mov	qword ptr [rsp + 392], r10
-	mov	qword ptr [rsp + 400], r11
-	mov	qword ptr [rsp + 408], rbx
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp + 288]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rax
-	mov	rax, qword ptr [rsp + 296]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rax
-	mov	rax, qword ptr [rsp + 304]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rax
-	mov	rax, qword ptr [rsp + 312]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rax
-	mov	rax, qword ptr [rsp + 320]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rax
-	mov	rax, qword ptr [rsp + 328]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rax
-	mov	rax, qword ptr [rsp + 336]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rax
-	mov	rax, qword ptr [rsp + 344]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rax
-	mov	rax, qword ptr [rsp + 352]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rax
-	mov	rax, qword ptr [rsp + 360]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rax
-	mov	rax, qword ptr [rsp + 368]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rax
-	mov	rax, qword ptr [rsp + 376]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], rax
-	mov	rax, qword ptr [rsp + 384]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], rax
-	mov	rax, qword ptr [rsp + 392]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 200]
-	mov	qword ptr [rsp + 200], rax
-	mov	rax, qword ptr [rsp + 400]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 208]
-	mov	qword ptr [rsp + 208], rax
-	mov	rax, qword ptr [rsp + 408]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 216]
-	mov	qword ptr [rsp + 216], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 224], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 232], rax
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 240], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 248], rax
-	mov	rax, qword ptr [rsp + 256]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 256], rax
-	mov	rax, qword ptr [rsp + 264]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 264], rax
-	mov	rax, qword ptr [rsp + 272]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 272], rax
-	mov	rax, qword ptr [rsp + 280]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 280], rax
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 288], 0

@@ -4095,8 +4095,6 @@ tabai_sqr_n32_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 256
-	.cfi_adjust_cfa_offset 256
 	mov	rdx, qword ptr [rsi]
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
@@ -4213,84 +4211,6 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 104], r8
 	mov	qword ptr [rdi + 112], r9
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9, qword ptr [rdi + 72]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 80]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 80], r8
-	mov	r9, qword ptr [rdi + 88]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 88], r9
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 96]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 96], r8
-	mov	r9, qword ptr [rdi + 104]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 104], r9
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 112]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 112], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 120], r9
 	mov	rdx, qword ptr [rsi + 64]
 	mulx	r8, rcx, qword ptr [rsi + 72]
 	mulx	r9, rax, qword ptr [rsi + 80]
@@ -4407,136 +4327,52 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 232], r8
 	mov	qword ptr [rdi + 240], r9
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi + 64]
-	mulx	rcx, rax, rdx
+	xor	eax, eax
+	mov	qword ptr [rdi + 120], rax
 	mov	qword ptr [rdi + 128], rax
-	mov	r9, qword ptr [rdi + 136]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 136], r9
-	mov	rdx, qword ptr [rsi + 72]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 144]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 144], r8
-	mov	r9, qword ptr [rdi + 152]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 152], r9
-	mov	rdx, qword ptr [rsi + 80]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 160]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 160], r8
-	mov	r9, qword ptr [rdi + 168]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 168], r9
-	mov	rdx, qword ptr [rsi + 88]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 176]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 176], r8
-	mov	r9, qword ptr [rdi + 184]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 184], r9
-	mov	rdx, qword ptr [rsi + 96]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 192]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 192], r8
-	mov	r9, qword ptr [rdi + 200]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 200], r9
-	mov	rdx, qword ptr [rsi + 104]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 208]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 208], r8
-	mov	r9, qword ptr [rdi + 216]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 216], r9
-	mov	rdx, qword ptr [rsi + 112]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 224]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 224], r8
-	mov	r9, qword ptr [rdi + 232]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 232], r9
-	mov	rdx, qword ptr [rsi + 120]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 240]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 240], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 248], r9
+	xor	ecx, ecx
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
 	mov	rdx, qword ptr [rsi + 64]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 56]
-	adc	r12, rax
-	adc	r13, 0
-	mov	qword ptr [rsp], rcx
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 64]
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 64], r8
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 72]
 	mulx	r8, rax, qword ptr [rsi]
 	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
 	adcx	r10, r8
 	mulx	r8, rax, qword ptr [rsi + 8]
 	adox	r10, rax
@@ -4555,17 +4391,17 @@ tabai_sqr_n32_bmi2:
 	adcx	r13, r8
 	mulx	r8, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	adcx	rcx, r8
+	adcx	r14, r8
 	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 88]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 80]
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	r11, rax
@@ -4581,20 +4417,20 @@ tabai_sqr_n32_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	adcx	rcx, r9
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 80], r10
+	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 88]
 	mulx	r10, rax, qword ptr [rsi]
 	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
 	adcx	rbx, r10
 	mulx	r10, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
@@ -4607,23 +4443,23 @@ tabai_sqr_n32_bmi2:
 	adcx	r13, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r13, rax
-	adcx	rcx, r10
+	adcx	r14, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 88], r11
+	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 96]
 	mulx	r11, rax, qword ptr [rsi]
 	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
 	adcx	rbp, r11
 	mulx	r11, rax, qword ptr [rsi + 8]
 	adox	rbp, rax
@@ -4633,9 +4469,9 @@ tabai_sqr_n32_bmi2:
 	adcx	r13, r11
 	mulx	r11, rax, qword ptr [rsi + 24]
 	adox	r13, rax
-	adcx	rcx, r11
+	adcx	r14, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r8, rax
@@ -4645,23 +4481,23 @@ tabai_sqr_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 96], rbx
+	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 104]
 	mulx	rbx, rax, qword ptr [rsi]
 	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
 	adcx	r12, rbx
 	mulx	rbx, rax, qword ptr [rsi + 8]
 	adox	r12, rax
 	adcx	r13, rbx
 	mulx	rbx, rax, qword ptr [rsi + 16]
 	adox	r13, rax
-	adcx	rcx, rbx
+	adcx	r14, rbx
 	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r8, rax
@@ -4674,20 +4510,20 @@ tabai_sqr_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	rdx, qword ptr [rsi + 120]
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 104], rbp
+	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 112]
 	mulx	rbp, rax, qword ptr [rsi]
 	adox	r12, rax
-	mov	qword ptr [rsp + 56], r12
 	adcx	r13, rbp
 	mulx	rbp, rax, qword ptr [rsi + 8]
 	adox	r13, rax
-	adcx	rcx, rbp
+	adcx	r14, rbp
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, rbp
 	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r8, rax
@@ -4703,114 +4539,75 @@ tabai_sqr_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 112], r12
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 120]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	adcx	rbp, rax
-	mov	qword ptr [rsp + 64], r13
-	mov	qword ptr [rsp + 72], rcx
-	mov	qword ptr [rsp + 80], r8
-	mov	qword ptr [rsp + 88], r9
-	mov	qword ptr [rsp + 96], r10
-	mov	qword ptr [rsp + 104], r11
-	mov	qword ptr [rsp + 112], rbx
-	mov	qword ptr [rsp + 120], rbp
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 168]
-	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rsp + 112]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 176]
-	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rsp + 120]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 184]
-	mov	qword ptr [rdi + 184], rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 120], r13
+	add	r14, qword ptr [rdi + 128]
+	mov	qword ptr [rdi + 128], r14
+	adc	r8, qword ptr [rdi + 136]
+	mov	qword ptr [rdi + 136], r8
+	adc	r9, qword ptr [rdi + 144]
+	mov	qword ptr [rdi + 144], r9
+	adc	r10, qword ptr [rdi + 152]
+	mov	qword ptr [rdi + 152], r10
+	adc	r11, qword ptr [rdi + 160]
+	mov	qword ptr [rdi + 160], r11
+	adc	rbx, qword ptr [rdi + 168]
+	mov	qword ptr [rdi + 168], rbx
+	adc	rbp, qword ptr [rdi + 176]
+	mov	qword ptr [rdi + 176], rbp
+	adc	r12, qword ptr [rdi + 184]
+	mov	qword ptr [rdi + 184], r12
 	mov	rax, qword ptr [rdi + 192]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 192], rax
 	mov	rax, qword ptr [rdi + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 200], rax
 	mov	rax, qword ptr [rdi + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 208], rax
 	mov	rax, qword ptr [rdi + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 216], rax
 	mov	rax, qword ptr [rdi + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 224], rax
 	mov	rax, qword ptr [rdi + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 232], rax
 	mov	rax, qword ptr [rdi + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 240], rax
-	mov	rax, qword ptr [rdi + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 248], rax
 	mov	rdx, qword ptr [rsi + 128]
 	mulx	r8, rcx, qword ptr [rsi + 136]
 	mulx	r9, rax, qword ptr [rsi + 144]
@@ -4927,84 +4724,6 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 360], r8
 	mov	qword ptr [rdi + 368], r9
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi + 128]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi + 256], rax
-	mov	r9, qword ptr [rdi + 264]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 264], r9
-	mov	rdx, qword ptr [rsi + 136]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 272]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 272], r8
-	mov	r9, qword ptr [rdi + 280]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 280], r9
-	mov	rdx, qword ptr [rsi + 144]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 288]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 288], r8
-	mov	r9, qword ptr [rdi + 296]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 296], r9
-	mov	rdx, qword ptr [rsi + 152]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 304]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 304], r8
-	mov	r9, qword ptr [rdi + 312]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 312], r9
-	mov	rdx, qword ptr [rsi + 160]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 320]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 320], r8
-	mov	r9, qword ptr [rdi + 328]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 328], r9
-	mov	rdx, qword ptr [rsi + 168]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 336]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 336], r8
-	mov	r9, qword ptr [rdi + 344]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 344], r9
-	mov	rdx, qword ptr [rsi + 176]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 352]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 352], r8
-	mov	r9, qword ptr [rdi + 360]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 360], r9
-	mov	rdx, qword ptr [rsi + 184]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 368]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 368], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 376], r9
 	mov	rdx, qword ptr [rsi + 192]
 	mulx	r8, rcx, qword ptr [rsi + 200]
 	mulx	r9, rax, qword ptr [rsi + 208]
@@ -5121,10 +4840,1625 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 488], r8
 	mov	qword ptr [rdi + 496], r9
+	xor	eax, eax
+	mov	qword ptr [rdi + 376], rax
+	mov	qword ptr [rdi + 384], rax
+	xor	ecx, ecx
 	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	mov	rdx, qword ptr [rsi + 192]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 320]
+	mulx	r14, rax, qword ptr [rsi + 128]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 136]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 144]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 152]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 160]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 168]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 176]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 184]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 320], r8
+	mov	rdx, qword ptr [rsi + 200]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 328]
+	mulx	r8, rax, qword ptr [rsi + 128]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 136]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 144]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 152]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 160]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 168]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 176]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 184]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 328], r9
+	mov	rdx, qword ptr [rsi + 208]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 336]
+	mulx	r9, rax, qword ptr [rsi + 128]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 336], r10
+	mov	rdx, qword ptr [rsi + 216]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 344]
+	mulx	r10, rax, qword ptr [rsi + 128]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 136]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 144]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 152]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 160]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 168]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 176]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 184]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 344], r11
+	mov	rdx, qword ptr [rsi + 224]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 352]
+	mulx	r11, rax, qword ptr [rsi + 128]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 136]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 144]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 152]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 160]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 168]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 176]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 184]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 352], rbx
+	mov	rdx, qword ptr [rsi + 232]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 360]
+	mulx	rbx, rax, qword ptr [rsi + 128]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 136]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 144]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 152]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 160]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 168]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 176]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 184]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 360], rbp
+	mov	rdx, qword ptr [rsi + 240]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 368]
+	mulx	rbp, rax, qword ptr [rsi + 128]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 136]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 144]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 152]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 160]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 168]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 176]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 184]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 368], r12
+	mov	rdx, qword ptr [rsi + 248]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 376]
+	mulx	r12, rax, qword ptr [rsi + 128]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 136]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 144]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 152]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 160]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 168]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 176]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 184]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 376], r13
+	add	r14, qword ptr [rdi + 384]
+	mov	qword ptr [rdi + 384], r14
+	adc	r8, qword ptr [rdi + 392]
+	mov	qword ptr [rdi + 392], r8
+	adc	r9, qword ptr [rdi + 400]
+	mov	qword ptr [rdi + 400], r9
+	adc	r10, qword ptr [rdi + 408]
+	mov	qword ptr [rdi + 408], r10
+	adc	r11, qword ptr [rdi + 416]
+	mov	qword ptr [rdi + 416], r11
+	adc	rbx, qword ptr [rdi + 424]
+	mov	qword ptr [rdi + 424], rbx
+	adc	rbp, qword ptr [rdi + 432]
+	mov	qword ptr [rdi + 432], rbp
+	adc	r12, qword ptr [rdi + 440]
+	mov	qword ptr [rdi + 440], r12
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 496], rax
+	xor	eax, eax
+	mov	qword ptr [rdi + 248], rax
+	mov	qword ptr [rdi + 256], rax
+	xor	ecx, ecx
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	mov	rdx, qword ptr [rsi + 128]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 128]
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 128], r8
+	mov	rdx, qword ptr [rsi + 136]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 136]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 136], r9
+	mov	rdx, qword ptr [rsi + 144]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 144]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 144], r10
+	mov	rdx, qword ptr [rsi + 152]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 152]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 152], r11
+	mov	rdx, qword ptr [rsi + 160]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 160]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 160], rbx
+	mov	rdx, qword ptr [rsi + 168]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 168]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 168], rbp
+	mov	rdx, qword ptr [rsi + 176]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 176]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 176], r12
+	mov	rdx, qword ptr [rsi + 184]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 184]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 184], r13
+	mov	rdx, qword ptr [rsi + 192]
+	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 192]
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r14, rax
+	adcx	r8, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adox	r13, rcx
+	adcx	r13, rcx
+	mov	qword ptr [rdi + 192], r14
+	mov	rdx, qword ptr [rsi + 200]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 200]
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 200], r8
+	mov	rdx, qword ptr [rsi + 208]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 208]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 208], r9
+	mov	rdx, qword ptr [rsi + 216]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 216]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 216], r10
+	mov	rdx, qword ptr [rsi + 224]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 224]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 224], r11
+	mov	rdx, qword ptr [rsi + 232]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 232]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 232], rbx
+	mov	rdx, qword ptr [rsi + 240]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 240]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 240], rbp
+	mov	rdx, qword ptr [rsi + 248]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 248]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 248], r12
+	add	r13, qword ptr [rdi + 256]
+	mov	qword ptr [rdi + 256], r13
+	adc	r14, qword ptr [rdi + 264]
+	mov	qword ptr [rdi + 264], r14
+	adc	r8, qword ptr [rdi + 272]
+	mov	qword ptr [rdi + 272], r8
+	adc	r9, qword ptr [rdi + 280]
+	mov	qword ptr [rdi + 280], r9
+	adc	r10, qword ptr [rdi + 288]
+	mov	qword ptr [rdi + 288], r10
+	adc	r11, qword ptr [rdi + 296]
+	mov	qword ptr [rdi + 296], r11
+	adc	rbx, qword ptr [rdi + 304]
+	mov	qword ptr [rdi + 304], rbx
+	adc	rbp, qword ptr [rdi + 312]
+	mov	qword ptr [rdi + 312], rbp
+	mov	rax, qword ptr [rdi + 320]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 320], rax
+	mov	rax, qword ptr [rdi + 328]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 328], rax
+	mov	rax, qword ptr [rdi + 336]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 336], rax
+	mov	rax, qword ptr [rdi + 344]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 344], rax
+	mov	rax, qword ptr [rdi + 352]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 352], rax
+	mov	rax, qword ptr [rdi + 360]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 360], rax
+	mov	rax, qword ptr [rdi + 368]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 368], rax
+	mov	rax, qword ptr [rdi + 376]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 376], rax
+	mov	rax, qword ptr [rdi + 384]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 384], rax
+	mov	rax, qword ptr [rdi + 392]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 392], rax
+	mov	rax, qword ptr [rdi + 400]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 400], rax
+	mov	rax, qword ptr [rdi + 408]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 408], rax
+	mov	rax, qword ptr [rdi + 416]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 416], rax
+	mov	rax, qword ptr [rdi + 424]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 424], rax
+	mov	rax, qword ptr [rdi + 432]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 432], rax
+	mov	rax, qword ptr [rdi + 440]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 440], rax
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 496], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	mov	rdx, qword ptr [rsi + 128]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 192]
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 120]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 192], r8
+	mov	rdx, qword ptr [rsi + 136]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 200]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 200], r9
+	mov	rdx, qword ptr [rsi + 144]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 208]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 208], r10
+	mov	rdx, qword ptr [rsi + 152]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 216]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 120]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 216], r11
+	mov	rdx, qword ptr [rsi + 160]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 224]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 120]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 224], rbx
+	mov	rdx, qword ptr [rsi + 168]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 232]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 120]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 232], rbp
+	mov	rdx, qword ptr [rsi + 176]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 240]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 120]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 240], r12
+	mov	rdx, qword ptr [rsi + 184]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 248]
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 112]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 120]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 248], r13
+	mov	rdx, qword ptr [rsi + 192]
+	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 256]
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r14, rax
+	adcx	r8, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 112]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 120]
+	adox	r12, rax
+	adox	r13, rcx
+	adcx	r13, rcx
+	mov	qword ptr [rdi + 256], r14
+	mov	rdx, qword ptr [rsi + 200]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 264]
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 120]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 264], r8
+	mov	rdx, qword ptr [rsi + 208]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 272]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 272], r9
+	mov	rdx, qword ptr [rsi + 216]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 280]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 280], r10
+	mov	rdx, qword ptr [rsi + 224]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 288]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 120]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 288], r11
+	mov	rdx, qword ptr [rsi + 232]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 296]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 120]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 296], rbx
+	mov	rdx, qword ptr [rsi + 240]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 304]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 120]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 304], rbp
+	mov	rdx, qword ptr [rsi + 248]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 312]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 120]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 312], r12
+	add	r13, qword ptr [rdi + 320]
+	mov	qword ptr [rdi + 320], r13
+	adc	r14, qword ptr [rdi + 328]
+	mov	qword ptr [rdi + 328], r14
+	adc	r8, qword ptr [rdi + 336]
+	mov	qword ptr [rdi + 336], r8
+	adc	r9, qword ptr [rdi + 344]
+	mov	qword ptr [rdi + 344], r9
+	adc	r10, qword ptr [rdi + 352]
+	mov	qword ptr [rdi + 352], r10
+	adc	r11, qword ptr [rdi + 360]
+	mov	qword ptr [rdi + 360], r11
+	adc	rbx, qword ptr [rdi + 368]
+	mov	qword ptr [rdi + 368], rbx
+	adc	rbp, qword ptr [rdi + 376]
+	mov	qword ptr [rdi + 376], rbp
+	mov	rax, qword ptr [rdi + 384]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 384], rax
+	mov	rax, qword ptr [rdi + 392]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 392], rax
+	mov	rax, qword ptr [rdi + 400]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 400], rax
+	mov	rax, qword ptr [rdi + 408]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 408], rax
+	mov	rax, qword ptr [rdi + 416]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 416], rax
+	mov	rax, qword ptr [rdi + 424]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 424], rax
+	mov	rax, qword ptr [rdi + 432]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 432], rax
+	mov	rax, qword ptr [rdi + 440]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 440], rax
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 496], rax
+	xor	r8d, r8d
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rdi], rax
+	mov	r9, qword ptr [rdi + 8]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 8], r9
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 16]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 16], r8
+	mov	r9, qword ptr [rdi + 24]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 24], r9
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 32]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 32], r8
+	mov	r9, qword ptr [rdi + 40]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 40], r9
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 48]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 48], r8
+	mov	r9, qword ptr [rdi + 56]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 64]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 64], r8
+	mov	r9, qword ptr [rdi + 72]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 80]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 80], r8
+	mov	r9, qword ptr [rdi + 88]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 88], r9
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 96]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 96], r8
+	mov	r9, qword ptr [rdi + 104]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 104], r9
+	mov	rdx, qword ptr [rsi + 56]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 112]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 112], r8
+	mov	r9, qword ptr [rdi + 120]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 120], r9
+	mov	rdx, qword ptr [rsi + 64]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 128]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 128], r8
+	mov	r9, qword ptr [rdi + 136]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 136], r9
+	mov	rdx, qword ptr [rsi + 72]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 144]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 144], r8
+	mov	r9, qword ptr [rdi + 152]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 152], r9
+	mov	rdx, qword ptr [rsi + 80]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 160]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 160], r8
+	mov	r9, qword ptr [rdi + 168]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 168], r9
+	mov	rdx, qword ptr [rsi + 88]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 176]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 176], r8
+	mov	r9, qword ptr [rdi + 184]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 184], r9
+	mov	rdx, qword ptr [rsi + 96]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 192]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 192], r8
+	mov	r9, qword ptr [rdi + 200]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 200], r9
+	mov	rdx, qword ptr [rsi + 104]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 208]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 208], r8
+	mov	r9, qword ptr [rdi + 216]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 216], r9
+	mov	rdx, qword ptr [rsi + 112]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 224]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 224], r8
+	mov	r9, qword ptr [rdi + 232]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 232], r9
+	mov	rdx, qword ptr [rsi + 120]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 240]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 240], r8
+	mov	r9, qword ptr [rdi + 248]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 248], r9
+	mov	rdx, qword ptr [rsi + 128]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 256]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 256], r8
+	mov	r9, qword ptr [rdi + 264]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 264], r9
+	mov	rdx, qword ptr [rsi + 136]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 272]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 272], r8
+	mov	r9, qword ptr [rdi + 280]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 280], r9
+	mov	rdx, qword ptr [rsi + 144]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 288]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 288], r8
+	mov	r9, qword ptr [rdi + 296]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 296], r9
+	mov	rdx, qword ptr [rsi + 152]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 304]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 304], r8
+	mov	r9, qword ptr [rdi + 312]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 312], r9
+	mov	rdx, qword ptr [rsi + 160]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 320]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 320], r8
+	mov	r9, qword ptr [rdi + 328]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 328], r9
+	mov	rdx, qword ptr [rsi + 168]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 336]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 336], r8
+	mov	r9, qword ptr [rdi + 344]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 344], r9
+	mov	rdx, qword ptr [rsi + 176]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 352]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 352], r8
+	mov	r9, qword ptr [rdi + 360]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 360], r9
+	mov	rdx, qword ptr [rsi + 184]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 368]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 368], r8
+	mov	r9, qword ptr [rdi + 376]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 376], r9
 	mov	rdx, qword ptr [rsi + 192]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi + 384], rax
+	mov	r8, qword ptr [rdi + 384]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 384], r8
 	mov	r9, qword ptr [rdi + 392]
 	adcx	r9, r9
 	adox	r9, rcx
@@ -5199,1505 +6533,6 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, r9
 	adox	r9, rcx
 	mov	qword ptr [rdi + 504], r9
-	mov	rdx, qword ptr [rsi + 192]
-	mulx	r8, rcx, qword ptr [rsi + 128]
-	mulx	r9, rax, qword ptr [rsi + 136]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 144]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 152]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 160]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 168]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 176]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 184]
-	adc	r12, rax
-	adc	r13, 0
-	mov	qword ptr [rsp], rcx
-	mov	rdx, qword ptr [rsi + 200]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi + 128]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 136]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 144]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 152]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 160]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 168]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 176]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 184]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 208]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
-	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
-	adox	r13, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 216]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 128]
-	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 136]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 144]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 152]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 160]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 168]
-	adox	r13, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 176]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 224]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 128]
-	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 136]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 144]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 152]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 160]
-	adox	r13, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 168]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 176]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 232]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 128]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 136]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 144]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 152]
-	adox	r13, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 160]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 168]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 184]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 240]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 128]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 136]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 144]
-	adox	r13, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 152]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 160]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 176]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 184]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	rdx, qword ptr [rsi + 248]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 128]
-	adox	r12, rax
-	mov	qword ptr [rsp + 56], r12
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 136]
-	adox	r13, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 144]
-	adox	rcx, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 152]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 160]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 168]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 176]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 184]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	mov	qword ptr [rsp + 64], r13
-	mov	qword ptr [rsp + 72], rcx
-	mov	qword ptr [rsp + 80], r8
-	mov	qword ptr [rsp + 88], r9
-	mov	qword ptr [rsp + 96], r10
-	mov	qword ptr [rsp + 104], r11
-	mov	qword ptr [rsp + 112], rbx
-	mov	qword ptr [rsp + 120], rbp
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 320]
-	mov	qword ptr [rdi + 320], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 328]
-	mov	qword ptr [rdi + 328], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 336]
-	mov	qword ptr [rdi + 336], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 344]
-	mov	qword ptr [rdi + 344], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 352]
-	mov	qword ptr [rdi + 352], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 360]
-	mov	qword ptr [rdi + 360], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 368]
-	mov	qword ptr [rdi + 368], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 376]
-	mov	qword ptr [rdi + 376], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 384]
-	mov	qword ptr [rdi + 384], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 392]
-	mov	qword ptr [rdi + 392], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 400]
-	mov	qword ptr [rdi + 400], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 408]
-	mov	qword ptr [rdi + 408], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 416]
-	mov	qword ptr [rdi + 416], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 424]
-	mov	qword ptr [rdi + 424], rax
-	mov	rax, qword ptr [rsp + 112]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 432]
-	mov	qword ptr [rdi + 432], rax
-	mov	rax, qword ptr [rsp + 120]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 440]
-	mov	qword ptr [rdi + 440], rax
-	mov	rax, qword ptr [rdi + 448]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 448], rax
-	mov	rax, qword ptr [rdi + 456]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 456], rax
-	mov	rax, qword ptr [rdi + 464]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 464], rax
-	mov	rax, qword ptr [rdi + 472]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 472], rax
-	mov	rax, qword ptr [rdi + 480]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 480], rax
-	mov	rax, qword ptr [rdi + 488]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 488], rax
-	mov	rax, qword ptr [rdi + 496]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 496], rax
-	mov	rax, qword ptr [rdi + 504]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 504], rax
-	mov	rdx, qword ptr [rsi + 128]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 56]
-	adc	r12, rax
-	adc	r13, 0
-	mov	qword ptr [rsp], rcx
-	mov	rdx, qword ptr [rsi + 136]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 144]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r13, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 152]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	r13, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 160]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	r13, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 168]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r13, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 176]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	r13, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	rdx, qword ptr [rsi + 184]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi]
-	adox	r12, rax
-	mov	qword ptr [rsp + 56], r12
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 8]
-	adox	r13, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	mov	rdx, qword ptr [rsi + 192]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi]
-	adox	r13, rax
-	mov	qword ptr [rsp + 64], r13
-	adcx	rcx, r12
-	mulx	r12, rax, qword ptr [rsi + 8]
-	adox	rcx, rax
-	adcx	r8, r12
-	mulx	r12, rax, qword ptr [rsi + 16]
-	adox	r8, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 24]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 32]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 40]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	mov	rdx, qword ptr [rsi + 200]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi]
-	adox	rcx, rax
-	mov	qword ptr [rsp + 72], rcx
-	adcx	r8, r13
-	mulx	r13, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, r13
-	mulx	r13, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	mov	rdx, qword ptr [rsi + 208]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 80], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 216]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 88], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r13, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 224]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 96], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	r13, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 232]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 104], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	r13, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 240]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 112], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r13, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 248]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 120], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	r13, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	qword ptr [rsp + 128], r12
-	mov	qword ptr [rsp + 136], r13
-	mov	qword ptr [rsp + 144], rcx
-	mov	qword ptr [rsp + 152], r8
-	mov	qword ptr [rsp + 160], r9
-	mov	qword ptr [rsp + 168], r10
-	mov	qword ptr [rsp + 176], r11
-	mov	qword ptr [rsp + 184], rbx
-	mov	rdx, qword ptr [rsi + 128]
-	mulx	r9, rcx, qword ptr [rsi + 64]
-	mulx	r10, rax, qword ptr [rsi + 72]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 120]
-	adc	r13, rax
-	adc	r14, 0
-	add	rcx, qword ptr [rsp + 64]
-	mov	qword ptr [rsp + 64], rcx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 136]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	adcx	r14, rcx
-	mulx	rcx, rax, qword ptr [rsi + 120]
-	adox	r14, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 72]
-	mov	qword ptr [rsp + 72], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 144]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r9
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 120]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 80]
-	mov	qword ptr [rsp + 80], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 152]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	rcx, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 160]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	rcx, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 120]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 168]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	rcx, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 120]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 176]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rcx, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 120]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 184]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r14, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r14, rax
-	adcx	rcx, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	rcx, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 112]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 120]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	r13, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], r13
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 192]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	r14, rax
-	adcx	rcx, r13
-	mulx	r13, rax, qword ptr [rsi + 72]
-	adox	rcx, rax
-	adcx	r9, r13
-	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 120]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r8
-	adc	r14, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], r14
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 200]
-	xor	eax, eax
-	mulx	r14, rax, qword ptr [rsi + 64]
-	adox	rcx, rax
-	adcx	r9, r14
-	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, r14
-	mulx	r14, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, r14
-	mulx	r14, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, r14
-	mulx	r14, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	adcx	rbp, r14
-	mulx	r14, rax, qword ptr [rsi + 104]
-	adox	rbp, rax
-	adcx	r12, r14
-	mulx	r14, rax, qword ptr [rsi + 112]
-	adox	r12, rax
-	adcx	r13, r14
-	mulx	r14, rax, qword ptr [rsi + 120]
-	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r8
-	adc	rcx, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rcx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 208]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	adcx	r14, rcx
-	mulx	rcx, rax, qword ptr [rsi + 120]
-	adox	r14, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 216]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r9
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 120]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 224]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	rcx, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 232]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	rcx, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 120]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 240]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	rcx, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 120]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 248]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rcx, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 120]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], r12
-	sbb	r8, r8
-	neg	r8
-	adc	r13, 0
-	mov	qword ptr [rsp + 192], r13
-	adc	r14, 0
-	mov	qword ptr [rsp + 200], r14
-	adc	rcx, 0
-	mov	qword ptr [rsp + 208], rcx
-	adc	r9, 0
-	mov	qword ptr [rsp + 216], r9
-	adc	r10, 0
-	mov	qword ptr [rsp + 224], r10
-	adc	r11, 0
-	mov	qword ptr [rsp + 232], r11
-	adc	rbx, 0
-	mov	qword ptr [rsp + 240], rbx
-	adc	rbp, 0
-	mov	qword ptr [rsp + 248], rbp
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 168]
-	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 176]
-	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 184]
-	mov	qword ptr [rdi + 184], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 192]
-	mov	qword ptr [rdi + 192], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 200]
-	mov	qword ptr [rdi + 200], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 208]
-	mov	qword ptr [rdi + 208], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 216]
-	mov	qword ptr [rdi + 216], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 224]
-	mov	qword ptr [rdi + 224], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 232]
-	mov	qword ptr [rdi + 232], rax
-	mov	rax, qword ptr [rsp + 112]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 240]
-	mov	qword ptr [rdi + 240], rax
-	mov	rax, qword ptr [rsp + 120]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 248]
-	mov	qword ptr [rdi + 248], rax
-	mov	rax, qword ptr [rsp + 128]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 256]
-	mov	qword ptr [rdi + 256], rax
-	mov	rax, qword ptr [rsp + 136]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 264]
-	mov	qword ptr [rdi + 264], rax
-	mov	rax, qword ptr [rsp + 144]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 272]
-	mov	qword ptr [rdi + 272], rax
-	mov	rax, qword ptr [rsp + 152]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 280]
-	mov	qword ptr [rdi + 280], rax
-	mov	rax, qword ptr [rsp + 160]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 288]
-	mov	qword ptr [rdi + 288], rax
-	mov	rax, qword ptr [rsp + 168]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 296]
-	mov	qword ptr [rdi + 296], rax
-	mov	rax, qword ptr [rsp + 176]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 304]
-	mov	qword ptr [rdi + 304], rax
-	mov	rax, qword ptr [rsp + 184]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 312]
-	mov	qword ptr [rdi + 312], rax
-	mov	rax, qword ptr [rsp + 192]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 320]
-	mov	qword ptr [rdi + 320], rax
-	mov	rax, qword ptr [rsp + 200]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 328]
-	mov	qword ptr [rdi + 328], rax
-	mov	rax, qword ptr [rsp + 208]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 336]
-	mov	qword ptr [rdi + 336], rax
-	mov	rax, qword ptr [rsp + 216]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 344]
-	mov	qword ptr [rdi + 344], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 352]
-	mov	qword ptr [rdi + 352], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 360]
-	mov	qword ptr [rdi + 360], rax
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 368]
-	mov	qword ptr [rdi + 368], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 376]
-	mov	qword ptr [rdi + 376], rax
-	mov	rax, qword ptr [rdi + 384]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 384], rax
-	mov	rax, qword ptr [rdi + 392]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 392], rax
-	mov	rax, qword ptr [rdi + 400]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 400], rax
-	mov	rax, qword ptr [rdi + 408]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 408], rax
-	mov	rax, qword ptr [rdi + 416]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 416], rax
-	mov	rax, qword ptr [rdi + 424]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 424], rax
-	mov	rax, qword ptr [rdi + 432]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 432], rax
-	mov	rax, qword ptr [rdi + 440]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 440], rax
-	mov	rax, qword ptr [rdi + 448]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 448], rax
-	mov	rax, qword ptr [rdi + 456]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 456], rax
-	mov	rax, qword ptr [rdi + 464]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 464], rax
-	mov	rax, qword ptr [rdi + 472]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 472], rax
-	mov	rax, qword ptr [rdi + 480]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 480], rax
-	mov	rax, qword ptr [rdi + 488]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 488], rax
-	mov	rax, qword ptr [rdi + 496]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 496], rax
-	mov	rax, qword ptr [rdi + 504]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 504], rax
-	add	rsp, 256
-	.cfi_adjust_cfa_offset -256
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
