@@ -3970,139 +3970,23 @@ tabai_mont_mul_n11_bmi2:
 	mov	qword ptr [rsp + 144], rdi
 	mov	qword ptr [rsp + 152], r8
 	mov	qword ptr [rsp + 160], r9
+	xor	eax, eax
+	mov	qword ptr [rsp + 168], rax
+	mov	qword ptr [rsp + 176], rax
+	mov	qword ptr [rsp + 184], rax
+	mov	qword ptr [rsp + 192], rax
+	mov	qword ptr [rsp + 200], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 48]
-	mulx	r10, rax, qword ptr [rsi + 56]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adc	rbx, rax
-	adc	rbp, 0
-	add	rdi, qword ptr [rsp + 80]
-	mov	qword ptr [rsp + 80], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 80]
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	r9, rax
@@ -4115,38 +3999,32 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
+	adox	rbp, rdi
 	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
+	mov	qword ptr [rsp + 80], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 88], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4158,18 +4036,15 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	rbp, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 96], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4178,52 +4053,164 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r10
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 80]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 104], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
 	adcx	rbp, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
 	adox	r10, rax
-	mov	eax, 0
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 112], rbx
+	mov	rdx, qword ptr [rcx + 40]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 120]
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 160]
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 120], rbp
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 128]
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 128], r8
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 136]
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 136], r9
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 144]
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 144], r10
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 152]
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 152], r11
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 160]
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
 	mov	qword ptr [rsp + 160], rbx
-	sbb	r8, r8
-	neg	r8
-	adc	rbp, 0
+	add	rbp, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], rbp
-	adc	rdi, 0
-	mov	qword ptr [rsp + 176], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r8
+	adc	r9, qword ptr [rsp + 184]
 	mov	qword ptr [rsp + 184], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 192]
 	mov	qword ptr [rsp + 192], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r11
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
@@ -5145,182 +5132,25 @@ tabai_mont_mul_n12_bmi2:
 	mov	qword ptr [rsp + 152], r8
 	mov	qword ptr [rsp + 160], r9
 	mov	qword ptr [rsp + 168], r10
+	xor	eax, eax
+	mov	qword ptr [rsp + 176], rax
+	mov	qword ptr [rsp + 184], rax
+	mov	qword ptr [rsp + 192], rax
+	mov	qword ptr [rsp + 200], rax
+	mov	qword ptr [rsp + 208], rax
+	mov	qword ptr [rsp + 216], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 48]
-	mulx	r10, rax, qword ptr [rsi + 56]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adc	rbp, rax
-	adc	r12, 0
-	add	rdi, qword ptr [rsp + 80]
-	mov	qword ptr [rsp + 80], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	r9, rax
@@ -5336,41 +5166,35 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
+	adox	r12, rdi
 	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
+	mov	qword ptr [rsp + 80], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 88], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r10, rax
 	adcx	r11, r9
@@ -5385,18 +5209,15 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	r12, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 96], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -5408,21 +5229,18 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r10
 	mulx	r10, rax, qword ptr [rsi + 72]
 	adox	r12, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 88]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 104], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -5431,34 +5249,190 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r11
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	r12, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
 	adox	r10, rax
-	mov	eax, 0
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 112], rbx
+	mov	rdx, qword ptr [rcx + 40]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 120]
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 168]
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 120], rbp
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 128]
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 128], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 136]
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 136], r8
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 144]
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 144], r9
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 152]
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 152], r10
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 160]
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 160], r11
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 168]
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
 	mov	qword ptr [rsp + 168], rbx
-	sbb	r8, r8
-	neg	r8
-	adc	rbp, 0
+	add	rbp, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], rbp
-	adc	r12, 0
+	adc	r12, qword ptr [rsp + 184]
 	mov	qword ptr [rsp + 184], r12
-	adc	rdi, 0
-	mov	qword ptr [rsp + 192], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r8
+	adc	r9, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r11
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
@@ -6536,182 +6510,25 @@ tabai_mont_mul_n13_bmi2:
 	mov	qword ptr [rsp + 168], r8
 	mov	qword ptr [rsp + 176], r9
 	mov	qword ptr [rsp + 184], r10
+	xor	eax, eax
+	mov	qword ptr [rsp + 192], rax
+	mov	qword ptr [rsp + 200], rax
+	mov	qword ptr [rsp + 208], rax
+	mov	qword ptr [rsp + 216], rax
+	mov	qword ptr [rsp + 224], rax
+	mov	qword ptr [rsp + 232], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 56]
-	mulx	r10, rax, qword ptr [rsi + 64]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adc	rbp, rax
-	adc	r12, 0
-	add	rdi, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 88]
 	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r9, rax
@@ -6727,41 +6544,35 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
+	adox	r12, rdi
 	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 96], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r10, rax
 	adcx	r11, r9
@@ -6776,18 +6587,15 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	r12, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 104], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -6799,21 +6607,18 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r10
 	mulx	r10, rax, qword ptr [rsi + 80]
 	adox	r12, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 96]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 112], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -6822,32 +6627,29 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
 	adox	r12, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 120], rbx
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
 	adcx	r12, rbx
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	r12, rax
-	adcx	rdi, rbx
+	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r9, rax
@@ -6857,25 +6659,181 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r11, rax
-	mov	eax, 0
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 128], rbp
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 136]
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
 	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 184]
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 136], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 144]
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 144], r8
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 152]
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 152], r9
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 160]
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 160], r10
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 168]
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 168], r11
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 176]
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 176], rbx
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 184]
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adox	rbx, rdi
+	adcx	rbx, rdi
 	mov	qword ptr [rsp + 184], rbp
-	sbb	r8, r8
-	neg	r8
-	adc	r12, 0
+	add	r12, qword ptr [rsp + 192]
 	mov	qword ptr [rsp + 192], r12
-	adc	rdi, 0
-	mov	qword ptr [rsp + 200], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r8
+	adc	r9, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], rbx
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
@@ -8076,231 +8034,27 @@ tabai_mont_mul_n14_bmi2:
 	mov	qword ptr [rsp + 176], r9
 	mov	qword ptr [rsp + 184], r10
 	mov	qword ptr [rsp + 192], r11
+	xor	eax, eax
+	mov	qword ptr [rsp + 200], rax
+	mov	qword ptr [rsp + 208], rax
+	mov	qword ptr [rsp + 216], rax
+	mov	qword ptr [rsp + 224], rax
+	mov	qword ptr [rsp + 232], rax
+	mov	qword ptr [rsp + 240], rax
+	mov	qword ptr [rsp + 248], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 56]
-	mulx	r10, rax, qword ptr [rsi + 64]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adc	r12, rax
-	adc	r13, 0
-	add	rdi, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	adcx	rdi, r12
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	r13, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r13
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r9, rax
@@ -8319,44 +8073,38 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 104]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	r12, rax
+	adox	r13, rdi
 	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 96], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r10, rax
 	adcx	r11, r9
@@ -8374,18 +8122,15 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r13, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 104], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -8400,21 +8145,18 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r10
 	mulx	r10, rax, qword ptr [rsi + 88]
 	adox	r13, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 104]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 112], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -8426,24 +8168,21 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
 	adox	r13, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 104]
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 120], rbx
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -8452,9 +8191,9 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, rbx
 	mulx	rbx, rax, qword ptr [rsi + 72]
 	adox	r13, rax
-	adcx	rdi, rbx
+	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r9, rax
@@ -8464,27 +8203,230 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
 	adox	r11, rax
-	mov	eax, 0
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 128], rbp
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 136]
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 192]
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 136], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 144]
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 144], r13
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 152]
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adox	r13, rdi
+	adcx	r13, rdi
+	mov	qword ptr [rsp + 152], r8
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 160]
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 160], r9
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 168]
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 168], r10
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 176]
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 176], r11
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 184]
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 184], rbx
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 192]
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adox	rbx, rdi
+	adcx	rbx, rdi
 	mov	qword ptr [rsp + 192], rbp
-	sbb	r8, r8
-	neg	r8
-	adc	r12, 0
+	add	r12, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r13
-	adc	rdi, 0
-	mov	qword ptr [rsp + 216], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r8
+	adc	r9, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 240]
 	mov	qword ptr [rsp + 240], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rsp + 248]
 	mov	qword ptr [rsp + 248], rbx
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
@@ -9862,231 +9804,27 @@ tabai_mont_mul_n15_bmi2:
 	mov	qword ptr [rsp + 192], r9
 	mov	qword ptr [rsp + 200], r10
 	mov	qword ptr [rsp + 208], r11
+	xor	eax, eax
+	mov	qword ptr [rsp + 216], rax
+	mov	qword ptr [rsp + 224], rax
+	mov	qword ptr [rsp + 232], rax
+	mov	qword ptr [rsp + 240], rax
+	mov	qword ptr [rsp + 248], rax
+	mov	qword ptr [rsp + 256], rax
+	mov	qword ptr [rsp + 264], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 64]
-	mulx	r10, rax, qword ptr [rsi + 72]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adc	r12, rax
-	adc	r13, 0
-	add	rdi, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	rdi, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 112]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	r13, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r13
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 96]
 	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 72]
 	adox	r9, rax
@@ -10105,44 +9843,38 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 112]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r12, rax
+	adox	r13, rdi
 	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	mov	qword ptr [rsp + 96], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 104], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
 	adcx	r11, r9
@@ -10160,18 +9892,15 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 112], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -10186,21 +9915,18 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r10
 	mulx	r10, rax, qword ptr [rsi + 96]
 	adox	r13, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 120], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -10212,24 +9938,21 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
 	adox	r13, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 104]
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 128], rbx
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -10238,9 +9961,9 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r13, rax
-	adcx	rdi, rbx
+	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r9, rax
@@ -10250,23 +9973,20 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 200]
-	mov	qword ptr [rsp + 200], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 112]
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 136], rbp
+	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
 	mulx	rbp, rax, qword ptr [rsi + 72]
 	adox	r13, rax
-	adcx	rdi, rbp
+	adcx	r8, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r9, rax
@@ -10279,27 +9999,230 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 112]
 	adox	rbx, rax
-	mov	eax, 0
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 144], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 152]
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 112]
 	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 208]
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 152], r13
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 160]
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adox	r13, rdi
+	adcx	r13, rdi
+	mov	qword ptr [rsp + 160], r8
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 168]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 168], r9
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 176]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 176], r10
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 184]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 184], r11
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 192]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 192], rbx
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 200]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 200], rbp
+	mov	rdx, qword ptr [rcx + 112]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 208]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	rbx, rax
+	adox	rbp, rdi
+	adcx	rbp, rdi
 	mov	qword ptr [rsp + 208], r12
-	sbb	r8, r8
-	neg	r8
-	adc	r13, 0
+	add	r13, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r13
-	adc	rdi, 0
-	mov	qword ptr [rsp + 224], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], r8
+	adc	r9, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 240]
 	mov	qword ptr [rsp + 240], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 248]
 	mov	qword ptr [rsp + 248], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rsp + 256]
 	mov	qword ptr [rsp + 256], rbx
-	adc	rbp, 0
+	adc	rbp, qword ptr [rsp + 264]
 	mov	qword ptr [rsp + 264], rbp
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
@@ -11815,286 +11738,29 @@ tabai_mont_mul_n16_bmi2:
 	mov	qword ptr [rsp + 200], r10
 	mov	qword ptr [rsp + 208], r11
 	mov	qword ptr [rsp + 216], rbx
+	xor	eax, eax
+	mov	qword ptr [rsp + 224], rax
+	mov	qword ptr [rsp + 232], rax
+	mov	qword ptr [rsp + 240], rax
+	mov	qword ptr [rsp + 248], rax
+	mov	qword ptr [rsp + 256], rax
+	mov	qword ptr [rsp + 264], rax
+	mov	qword ptr [rsp + 272], rax
+	mov	qword ptr [rsp + 280], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 64]
-	mulx	r10, rax, qword ptr [rsi + 72]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 120]
-	adc	r13, rax
-	adc	r14, 0
-	add	rdi, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	adcx	r14, rdi
-	mulx	rdi, rax, qword ptr [rsi + 120]
-	adox	r14, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r9
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 120]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 120]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 120]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 120]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r14, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r14, rax
-	adcx	rdi, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 112]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 120]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	r13, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r13
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	r14, rax
-	adcx	rdi, r13
-	mulx	r13, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, r13
-	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 120]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r8
-	adc	r14, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r14
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
 	adox	r9, rax
@@ -12116,47 +11782,41 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 120]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 112]
-	adox	r13, rax
+	adox	r14, rdi
 	adcx	r14, rdi
-	mulx	rdi, rax, qword ptr [rsi + 120]
-	adox	r14, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	mov	qword ptr [rsp + 96], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 104], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
 	adcx	r11, r9
@@ -12177,18 +11837,15 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 120]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 112], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -12206,21 +11863,18 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r10
 	mulx	r10, rax, qword ptr [rsi + 104]
 	adox	r14, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 104]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 120], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -12235,24 +11889,21 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
 	adox	r14, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 200]
-	mov	qword ptr [rsp + 200], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 112]
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 128], rbx
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -12264,9 +11915,9 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r14, rax
-	adcx	rdi, rbx
+	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
 	adox	r9, rax
@@ -12276,15 +11927,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 208]
-	mov	qword ptr [rsp + 208], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 120]
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 136], rbp
+	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -12293,9 +11941,9 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	r14, rax
-	adcx	rdi, rbp
+	adcx	r8, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
 	adox	r9, rax
@@ -12308,29 +11956,285 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 144], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 152]
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 112]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 216]
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 152], r13
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 160]
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r14, rax
+	adcx	r8, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 112]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 120]
+	adox	r12, rax
+	adox	r13, rdi
+	adcx	r13, rdi
+	mov	qword ptr [rsp + 160], r14
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 168]
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 120]
+	adox	r13, rax
+	adox	r14, rdi
+	adcx	r14, rdi
+	mov	qword ptr [rsp + 168], r8
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 176]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 176], r9
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 184]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 184], r10
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 192]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 120]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 192], r11
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 200]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 120]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 200], rbx
+	mov	rdx, qword ptr [rcx + 112]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 208]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 120]
+	adox	r11, rax
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 208], rbp
+	mov	rdx, qword ptr [rcx + 120]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 216]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 120]
+	adox	rbx, rax
+	adox	rbp, rdi
+	adcx	rbp, rdi
 	mov	qword ptr [rsp + 216], r12
-	sbb	r8, r8
-	neg	r8
-	adc	r13, 0
+	add	r13, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r14
-	adc	rdi, 0
-	mov	qword ptr [rsp + 240], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 240]
+	mov	qword ptr [rsp + 240], r8
+	adc	r9, qword ptr [rsp + 248]
 	mov	qword ptr [rsp + 248], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 256]
 	mov	qword ptr [rsp + 256], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 264]
 	mov	qword ptr [rsp + 264], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rsp + 272]
 	mov	qword ptr [rsp + 272], rbx
-	adc	rbp, 0
+	adc	rbp, qword ptr [rsp + 280]
 	mov	qword ptr [rsp + 280], rbp
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]

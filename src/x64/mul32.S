@@ -958,60 +958,101 @@ tabai_mul_n32_bmi2:
 	mov	qword ptr [rdi + 296], r9
 	mov	qword ptr [rdi + 304], r10
 	mov	qword ptr [rdi + 312], r11
+	xor	eax, eax
+	mov	qword ptr [rdi + 320], rax
+	mov	qword ptr [rdi + 328], rax
+	mov	qword ptr [rdi + 336], rax
+	mov	qword ptr [rdi + 344], rax
+	mov	qword ptr [rdi + 352], rax
+	mov	qword ptr [rdi + 360], rax
+	mov	qword ptr [rdi + 368], rax
+	mov	qword ptr [rdi + 376], rax
+	mov	qword ptr [rdi + 384], rax
+	mov	qword ptr [rdi + 392], rax
+	mov	qword ptr [rdi + 400], rax
+	mov	qword ptr [rdi + 408], rax
+	mov	qword ptr [rdi + 416], rax
+	mov	qword ptr [rdi + 424], rax
+	mov	qword ptr [rdi + 432], rax
+	mov	qword ptr [rdi + 440], rax
+	mov	qword ptr [rdi + 448], rax
+	mov	qword ptr [rdi + 456], rax
+	mov	qword ptr [rdi + 464], rax
+	mov	qword ptr [rdi + 472], rax
+	mov	qword ptr [rdi + 480], rax
+	mov	qword ptr [rdi + 488], rax
+	mov	qword ptr [rdi + 496], rax
+	mov	qword ptr [rdi + 504], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	xor	r14d, r14d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 64]
-	mulx	r11, rax, qword ptr [rsi + 72]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 112]
-	adc	r13, rax
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 64]
+	mulx	r15, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
-	adc	r14, rax
-	adc	r15, 0
-	add	r8, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], r8
-	sbb	r9, r9
+	adox	r14, rax
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 64], r9
 	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
+	adcx	r10, qword ptr [rdi + 72]
+	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 72]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 72], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 16]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 80]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1032,18 +1073,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 80]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 80], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 88]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1061,21 +1099,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 88]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 88], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 96]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1090,24 +1125,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 96]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 96], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 104]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -1119,9 +1151,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	r10, rax
@@ -1131,15 +1163,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 104]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 104], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 112]
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r13, rax
 	adcx	r14, r12
@@ -1148,9 +1177,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	r10, rax
@@ -1163,23 +1192,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 112]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 112], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 120]
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 72]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 88]
 	adox	r10, rax
@@ -1195,20 +1221,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 120]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 120]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 120], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 128]
 	mulx	r14, rax, qword ptr [rsi + 64]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 80]
 	adox	r10, rax
@@ -1227,17 +1250,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 120]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 128]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 128], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 136]
 	mulx	r15, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 72]
 	adox	r10, rax
@@ -1259,47 +1279,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 136], r9
 	mov	rdx, qword ptr [rcx + 80]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
+	adcx	r10, qword ptr [rdi + 144]
+	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 144]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 144], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 152]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1320,18 +1334,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 152]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 152], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 160]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1349,21 +1360,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 160]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 160], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 168]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1378,24 +1386,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 168]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 168], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 176]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -1407,9 +1412,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	r10, rax
@@ -1419,15 +1424,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 176]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 176], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 184]
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r13, rax
 	adcx	r14, r12
@@ -1436,9 +1438,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	r10, rax
@@ -1451,23 +1453,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 184]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 184], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 192]
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 72]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 88]
 	adox	r10, rax
@@ -1483,20 +1482,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 120]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 192]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 192], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 200]
 	mulx	r14, rax, qword ptr [rsi + 64]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 80]
 	adox	r10, rax
@@ -1515,17 +1511,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 120]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 200]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 200], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 208]
 	mulx	r15, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 72]
 	adox	r10, rax
@@ -1547,47 +1540,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 208]
-	mov	qword ptr [rdi + 208], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 208], r9
 	mov	rdx, qword ptr [rcx + 152]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
+	adcx	r10, qword ptr [rdi + 216]
+	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 216]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 216], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 224]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1608,18 +1595,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 224]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 224], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 232]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1637,21 +1621,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 232]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 232], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 240]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1666,24 +1647,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 240]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 240], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 248]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -1695,9 +1673,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	r10, rax
@@ -1707,15 +1685,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 248]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 248], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 256]
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r13, rax
 	adcx	r14, r12
@@ -1724,9 +1699,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	r10, rax
@@ -1739,23 +1714,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 256]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 256], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 264]
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 72]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 88]
 	adox	r10, rax
@@ -1771,20 +1743,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 120]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 264]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 264], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 272]
 	mulx	r14, rax, qword ptr [rsi + 64]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 80]
 	adox	r10, rax
@@ -1803,17 +1772,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 120]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 272]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 272], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 280]
 	mulx	r15, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 72]
 	adox	r10, rax
@@ -1835,47 +1801,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 280]
-	mov	qword ptr [rdi + 280], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 280], r9
 	mov	rdx, qword ptr [rcx + 224]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
+	adcx	r10, qword ptr [rdi + 288]
+	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 288]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 288], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 296]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1896,18 +1856,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 296]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 296], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 304]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1925,21 +1882,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 304]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 304], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 312]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1954,93 +1908,151 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 312]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 312], rbp
-	sbb	r9, r9
-	neg	r9
-	adc	r12, 0
+	add	r12, qword ptr [rdi + 320]
 	mov	qword ptr [rdi + 320], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rdi + 328]
 	mov	qword ptr [rdi + 328], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rdi + 336]
 	mov	qword ptr [rdi + 336], r14
-	adc	r15, 0
+	adc	r15, qword ptr [rdi + 344]
 	mov	qword ptr [rdi + 344], r15
-	adc	r8, 0
-	mov	qword ptr [rdi + 352], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 352]
+	mov	qword ptr [rdi + 352], r9
+	adc	r10, qword ptr [rdi + 360]
 	mov	qword ptr [rdi + 360], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 368]
 	mov	qword ptr [rdi + 368], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 376]
 	mov	qword ptr [rdi + 376], rbx
+	mov	rax, qword ptr [rdi + 384]
+	adc	rax, r8
+	mov	qword ptr [rdi + 384], rax
+	mov	rax, qword ptr [rdi + 392]
+	adc	rax, r8
+	mov	qword ptr [rdi + 392], rax
+	mov	rax, qword ptr [rdi + 400]
+	adc	rax, r8
+	mov	qword ptr [rdi + 400], rax
+	mov	rax, qword ptr [rdi + 408]
+	adc	rax, r8
+	mov	qword ptr [rdi + 408], rax
+	mov	rax, qword ptr [rdi + 416]
+	adc	rax, r8
+	mov	qword ptr [rdi + 416], rax
+	mov	rax, qword ptr [rdi + 424]
+	adc	rax, r8
+	mov	qword ptr [rdi + 424], rax
+	mov	rax, qword ptr [rdi + 432]
+	adc	rax, r8
+	mov	qword ptr [rdi + 432], rax
+	mov	rax, qword ptr [rdi + 440]
+	adc	rax, r8
+	mov	qword ptr [rdi + 440], rax
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, r8
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, r8
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, r8
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, r8
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, r8
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, r8
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, r8
+	mov	qword ptr [rdi + 496], rax
+	mov	rax, qword ptr [rdi + 504]
+	adc	rax, r8
+	mov	qword ptr [rdi + 504], rax
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	xor	r14d, r14d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 128]
-	mulx	r11, rax, qword ptr [rsi + 136]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 144]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 152]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 160]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 168]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 176]
-	adc	r13, rax
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 128]
+	mulx	r15, rax, qword ptr [rsi + 128]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 136]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 144]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 152]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 160]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 168]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 176]
+	adox	r13, rax
+	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 184]
-	adc	r14, rax
-	adc	r15, 0
-	add	r8, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], r8
-	sbb	r9, r9
+	adox	r14, rax
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 128], r9
 	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
+	adcx	r10, qword ptr [rdi + 136]
+	mulx	r9, rax, qword ptr [rsi + 128]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 136]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 136], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 16]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 144]
 	mulx	r10, rax, qword ptr [rsi + 128]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2061,18 +2073,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 176]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 144]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 144], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 152]
 	mulx	r11, rax, qword ptr [rsi + 128]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2090,21 +2099,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 168]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 184]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 152]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 152], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 160]
 	mulx	rbx, rax, qword ptr [rsi + 128]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2119,24 +2125,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 160]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 176]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 184]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 160]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 160], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 168]
 	mulx	rbp, rax, qword ptr [rsi + 128]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -2148,9 +2151,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 152]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 160]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 168]
 	adox	r10, rax
@@ -2160,15 +2163,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 184]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 168]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 168], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 176]
 	mulx	r12, rax, qword ptr [rsi + 128]
 	adox	r13, rax
 	adcx	r14, r12
@@ -2177,9 +2177,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 144]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 152]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 160]
 	adox	r10, rax
@@ -2192,23 +2192,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 184]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 176]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 176], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 184]
 	mulx	r13, rax, qword ptr [rsi + 128]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 136]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 144]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 152]
 	adox	r10, rax
@@ -2224,20 +2221,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 184]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 184]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 184], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 192]
 	mulx	r14, rax, qword ptr [rsi + 128]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 136]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 144]
 	adox	r10, rax
@@ -2256,17 +2250,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 184]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 192]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 192], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 200]
 	mulx	r15, rax, qword ptr [rsi + 128]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 136]
 	adox	r10, rax
@@ -2288,47 +2279,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 184]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 200]
-	mov	qword ptr [rdi + 200], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 200], r9
 	mov	rdx, qword ptr [rcx + 80]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
+	adcx	r10, qword ptr [rdi + 208]
+	mulx	r9, rax, qword ptr [rsi + 128]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 208]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 208], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 216]
 	mulx	r10, rax, qword ptr [rsi + 128]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2349,18 +2334,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 176]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 216]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 216], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 224]
 	mulx	r11, rax, qword ptr [rsi + 128]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2378,21 +2360,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 168]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 184]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 224]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 224], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 232]
 	mulx	rbx, rax, qword ptr [rsi + 128]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2407,24 +2386,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 160]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 176]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 184]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 232]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 232], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 240]
 	mulx	rbp, rax, qword ptr [rsi + 128]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -2436,9 +2412,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 152]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 160]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 168]
 	adox	r10, rax
@@ -2448,15 +2424,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 184]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 240]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 240], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 248]
 	mulx	r12, rax, qword ptr [rsi + 128]
 	adox	r13, rax
 	adcx	r14, r12
@@ -2465,9 +2438,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 144]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 152]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 160]
 	adox	r10, rax
@@ -2480,23 +2453,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 184]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 248]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 248], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 256]
 	mulx	r13, rax, qword ptr [rsi + 128]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 136]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 144]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 152]
 	adox	r10, rax
@@ -2512,20 +2482,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 184]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 256]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 256], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 264]
 	mulx	r14, rax, qword ptr [rsi + 128]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 136]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 144]
 	adox	r10, rax
@@ -2544,17 +2511,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 184]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 264]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 264], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 272]
 	mulx	r15, rax, qword ptr [rsi + 128]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 136]
 	adox	r10, rax
@@ -2576,47 +2540,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 184]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 272]
-	mov	qword ptr [rdi + 272], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 272], r9
 	mov	rdx, qword ptr [rcx + 152]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
+	adcx	r10, qword ptr [rdi + 280]
+	mulx	r9, rax, qword ptr [rsi + 128]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 280]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 280], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 288]
 	mulx	r10, rax, qword ptr [rsi + 128]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2637,18 +2595,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 176]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 288]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 288], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 296]
 	mulx	r11, rax, qword ptr [rsi + 128]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2666,21 +2621,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 168]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 184]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 296]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 296], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 304]
 	mulx	rbx, rax, qword ptr [rsi + 128]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2695,24 +2647,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 160]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 176]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 184]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 304]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 304], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 312]
 	mulx	rbp, rax, qword ptr [rsi + 128]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -2724,9 +2673,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 152]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 160]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 168]
 	adox	r10, rax
@@ -2736,15 +2685,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 184]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 312]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 312], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 320]
 	mulx	r12, rax, qword ptr [rsi + 128]
 	adox	r13, rax
 	adcx	r14, r12
@@ -2753,9 +2699,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 144]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 152]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 160]
 	adox	r10, rax
@@ -2768,23 +2714,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 184]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 320]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 320], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 328]
 	mulx	r13, rax, qword ptr [rsi + 128]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 136]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 144]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 152]
 	adox	r10, rax
@@ -2800,20 +2743,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 184]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 328]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 328], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 336]
 	mulx	r14, rax, qword ptr [rsi + 128]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 136]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 144]
 	adox	r10, rax
@@ -2832,17 +2772,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 184]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 336]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 336], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 344]
 	mulx	r15, rax, qword ptr [rsi + 128]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 136]
 	adox	r10, rax
@@ -2864,47 +2801,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 184]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 344]
-	mov	qword ptr [rdi + 344], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 344], r9
 	mov	rdx, qword ptr [rcx + 224]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
+	adcx	r10, qword ptr [rdi + 352]
+	mulx	r9, rax, qword ptr [rsi + 128]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 352]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 352], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 360]
 	mulx	r10, rax, qword ptr [rsi + 128]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2925,18 +2856,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 176]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 360]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 360], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 368]
 	mulx	r11, rax, qword ptr [rsi + 128]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2954,21 +2882,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 168]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 184]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 368]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 368], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 376]
 	mulx	rbx, rax, qword ptr [rsi + 128]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2983,93 +2908,127 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 160]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 176]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 184]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 376]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 376], rbp
-	sbb	r9, r9
-	neg	r9
-	adc	r12, 0
+	add	r12, qword ptr [rdi + 384]
 	mov	qword ptr [rdi + 384], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rdi + 392]
 	mov	qword ptr [rdi + 392], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rdi + 400]
 	mov	qword ptr [rdi + 400], r14
-	adc	r15, 0
+	adc	r15, qword ptr [rdi + 408]
 	mov	qword ptr [rdi + 408], r15
-	adc	r8, 0
-	mov	qword ptr [rdi + 416], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 416]
+	mov	qword ptr [rdi + 416], r9
+	adc	r10, qword ptr [rdi + 424]
 	mov	qword ptr [rdi + 424], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 432]
 	mov	qword ptr [rdi + 432], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 440]
 	mov	qword ptr [rdi + 440], rbx
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, r8
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, r8
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, r8
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, r8
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, r8
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, r8
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, r8
+	mov	qword ptr [rdi + 496], rax
+	mov	rax, qword ptr [rdi + 504]
+	adc	rax, r8
+	mov	qword ptr [rdi + 504], rax
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	xor	r14d, r14d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 192]
-	mulx	r11, rax, qword ptr [rsi + 200]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 208]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 216]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 224]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 232]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 240]
-	adc	r13, rax
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 192]
+	mulx	r15, rax, qword ptr [rsi + 192]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 200]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 208]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 216]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 224]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 232]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 240]
+	adox	r13, rax
+	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 248]
-	adc	r14, rax
-	adc	r15, 0
-	add	r8, qword ptr [rdi + 192]
-	mov	qword ptr [rdi + 192], r8
-	sbb	r9, r9
+	adox	r14, rax
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 192], r9
 	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 192]
+	adcx	r10, qword ptr [rdi + 200]
+	mulx	r9, rax, qword ptr [rsi + 192]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 200]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 200]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 208]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 208]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 216]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 216]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 224]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 224]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 232]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 232]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 240]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 240]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 248]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 248]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 200]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 200], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 16]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 208]
 	mulx	r10, rax, qword ptr [rsi + 192]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3090,18 +3049,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 240]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 248]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 208]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 208], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 216]
 	mulx	r11, rax, qword ptr [rsi + 192]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3119,21 +3075,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 232]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 240]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 248]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 216]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 216], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 224]
 	mulx	rbx, rax, qword ptr [rsi + 192]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3148,24 +3101,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 224]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 240]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 248]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 224]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 224], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 232]
 	mulx	rbp, rax, qword ptr [rsi + 192]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -3177,9 +3127,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 216]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 224]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 232]
 	adox	r10, rax
@@ -3189,15 +3139,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 248]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 232]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 232], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 240]
 	mulx	r12, rax, qword ptr [rsi + 192]
 	adox	r13, rax
 	adcx	r14, r12
@@ -3206,9 +3153,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 208]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 216]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 224]
 	adox	r10, rax
@@ -3221,23 +3168,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 248]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 240]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 240], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 248]
 	mulx	r13, rax, qword ptr [rsi + 192]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 200]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 208]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 216]
 	adox	r10, rax
@@ -3253,20 +3197,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 248]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 248]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 248], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 256]
 	mulx	r14, rax, qword ptr [rsi + 192]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 200]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 208]
 	adox	r10, rax
@@ -3285,17 +3226,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 248]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 256]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 256], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 264]
 	mulx	r15, rax, qword ptr [rsi + 192]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 200]
 	adox	r10, rax
@@ -3317,47 +3255,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 248]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 264]
-	mov	qword ptr [rdi + 264], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 264], r9
 	mov	rdx, qword ptr [rcx + 80]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 192]
+	adcx	r10, qword ptr [rdi + 272]
+	mulx	r9, rax, qword ptr [rsi + 192]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 200]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 200]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 208]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 208]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 216]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 216]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 224]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 224]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 232]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 232]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 240]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 240]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 248]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 248]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 272]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 272], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 280]
 	mulx	r10, rax, qword ptr [rsi + 192]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3378,18 +3310,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 240]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 248]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 280]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 280], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 288]
 	mulx	r11, rax, qword ptr [rsi + 192]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3407,21 +3336,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 232]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 240]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 248]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 288]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 288], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 296]
 	mulx	rbx, rax, qword ptr [rsi + 192]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3436,24 +3362,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 224]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 240]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 248]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 296]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 296], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 304]
 	mulx	rbp, rax, qword ptr [rsi + 192]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -3465,9 +3388,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 216]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 224]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 232]
 	adox	r10, rax
@@ -3477,15 +3400,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 248]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 304]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 304], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 312]
 	mulx	r12, rax, qword ptr [rsi + 192]
 	adox	r13, rax
 	adcx	r14, r12
@@ -3494,9 +3414,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 208]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 216]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 224]
 	adox	r10, rax
@@ -3509,23 +3429,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 248]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 312]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 312], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 320]
 	mulx	r13, rax, qword ptr [rsi + 192]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 200]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 208]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 216]
 	adox	r10, rax
@@ -3541,20 +3458,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 248]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 320]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 320], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 328]
 	mulx	r14, rax, qword ptr [rsi + 192]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 200]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 208]
 	adox	r10, rax
@@ -3573,17 +3487,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 248]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 328]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 328], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 336]
 	mulx	r15, rax, qword ptr [rsi + 192]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 200]
 	adox	r10, rax
@@ -3605,47 +3516,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 248]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 336]
-	mov	qword ptr [rdi + 336], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 336], r9
 	mov	rdx, qword ptr [rcx + 152]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 192]
+	adcx	r10, qword ptr [rdi + 344]
+	mulx	r9, rax, qword ptr [rsi + 192]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 200]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 200]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 208]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 208]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 216]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 216]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 224]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 224]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 232]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 232]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 240]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 240]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 248]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 248]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 344]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 344], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 352]
 	mulx	r10, rax, qword ptr [rsi + 192]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3666,18 +3571,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 240]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 248]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 352]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 352], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 360]
 	mulx	r11, rax, qword ptr [rsi + 192]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3695,21 +3597,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 232]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 240]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 248]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 360]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 360], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 368]
 	mulx	rbx, rax, qword ptr [rsi + 192]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3724,24 +3623,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 224]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 240]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 248]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 368]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 368], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 376]
 	mulx	rbp, rax, qword ptr [rsi + 192]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -3753,9 +3649,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 216]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 224]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 232]
 	adox	r10, rax
@@ -3765,15 +3661,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 248]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 376]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 376], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 384]
 	mulx	r12, rax, qword ptr [rsi + 192]
 	adox	r13, rax
 	adcx	r14, r12
@@ -3782,9 +3675,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 208]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 216]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 224]
 	adox	r10, rax
@@ -3797,23 +3690,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 248]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 384]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 384], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 392]
 	mulx	r13, rax, qword ptr [rsi + 192]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 200]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 208]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 216]
 	adox	r10, rax
@@ -3829,20 +3719,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 248]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 392]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 392], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 400]
 	mulx	r14, rax, qword ptr [rsi + 192]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 200]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 208]
 	adox	r10, rax
@@ -3861,17 +3748,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 248]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 400]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 400], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 408]
 	mulx	r15, rax, qword ptr [rsi + 192]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 200]
 	adox	r10, rax
@@ -3893,47 +3777,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 248]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 408]
-	mov	qword ptr [rdi + 408], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 408], r9
 	mov	rdx, qword ptr [rcx + 224]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 192]
+	adcx	r10, qword ptr [rdi + 416]
+	mulx	r9, rax, qword ptr [rsi + 192]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 200]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 200]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 208]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 208]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 216]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 216]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 224]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 224]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 232]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 232]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 240]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 240]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 248]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 248]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 416]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 416], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 424]
 	mulx	r10, rax, qword ptr [rsi + 192]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3954,18 +3832,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 240]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 248]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 424]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 424], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 432]
 	mulx	r11, rax, qword ptr [rsi + 192]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3983,21 +3858,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 232]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 240]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 248]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 432]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 432], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 440]
 	mulx	rbx, rax, qword ptr [rsi + 192]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -4012,38 +3884,33 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 224]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 240]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 248]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 440]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 440], rbp
-	sbb	r9, r9
-	neg	r9
-	adc	r12, 0
+	add	r12, qword ptr [rdi + 448]
 	mov	qword ptr [rdi + 448], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rdi + 456]
 	mov	qword ptr [rdi + 456], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rdi + 464]
 	mov	qword ptr [rdi + 464], r14
-	adc	r15, 0
+	adc	r15, qword ptr [rdi + 472]
 	mov	qword ptr [rdi + 472], r15
-	adc	r8, 0
-	mov	qword ptr [rdi + 480], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 480]
+	mov	qword ptr [rdi + 480], r9
+	adc	r10, qword ptr [rdi + 488]
 	mov	qword ptr [rdi + 488], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 496]
 	mov	qword ptr [rdi + 496], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 504]
 	mov	qword ptr [rdi + 504], rbx
 	pop	r15
 	.cfi_adjust_cfa_offset -8

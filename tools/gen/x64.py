@@ -142,15 +142,19 @@ def emit_mul(f, R, roff, A, aoff, B, boff, na, nb, regs):
     B[i] row by row. regs: scratch registers (not rdx, not the pointers). R must not
     overlap A or B."""
     if na <= len(regs) - 2:
-        widths = [na]
-    else:
-        wmax = len(regs) - 3
-        k = -(-na // wmax)
-        widths = [na // k + (1 if i < na % k else 0) for i in range(k)]
-    c0 = 0
-    for ci, w in enumerate(widths):
-        emit_mul_chunk(f, R, roff, A, aoff + 8 * c0, B, boff, w, nb, c0, ci == 0, regs)
-        c0 += w
+        emit_mul_chunk(f, R, roff, A, aoff, B, boff, na, nb, 0, True, regs)
+        return
+    # first column chunk written fresh, the rest accumulated in place (emit_addmul, the same
+    # chunk widths) over the limbs above it, zeroed first
+    wmax = len(regs) - 3
+    k = -(-na // wmax)
+    w0 = na // k + (1 if na % k else 0)
+    emit_mul_chunk(f, R, roff, A, aoff, B, boff, w0, nb, 0, True, regs)
+    z = regs[0]
+    f("xor", d32(z), d32(z))
+    for pos in range(w0 + nb, na + nb):
+        f("mov", m(R, roff + 8 * pos), z)
+    emit_addmul(f, R, roff, A, aoff + 8 * w0, B, boff, na - w0, nb, w0, na + nb - 1, regs)
 
 
 def emit_mul_chunk(f, R, roff, A, aoff, B, boff, w, nb, c0, first, regs):
