@@ -3152,6 +3152,7 @@ tabai_mont_mul_n10_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 192], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -3175,9 +3176,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 288], rdx
@@ -3196,9 +3196,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 296], rdx
@@ -3217,9 +3216,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 304], rdx
@@ -3238,9 +3236,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -3259,11 +3256,11 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 72]
 	mulx	rbp, rax, qword ptr [rsp + 280]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -3278,14 +3275,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 312]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 72]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 72], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 280]
 	adox	r9, rax
 	adcx	r10, r12
@@ -3300,15 +3295,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 312]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 88]
 	mulx	r9, rax, qword ptr [rsp + 280]
 	adox	r10, rax
 	adcx	r11, r9
@@ -3323,15 +3315,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 312]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 88]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 88], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 96]
 	mulx	r10, rax, qword ptr [rsp + 280]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3346,15 +3335,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 312]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 96]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 96], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 104]
 	mulx	r11, rax, qword ptr [rsp + 280]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3369,15 +3355,10 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 312]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 104]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 104], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 112]
+	add	rbp, qword ptr [rsp + 112]
 	mov	qword ptr [rsp + 112], rbp
 	adc	r12, qword ptr [rsp + 120]
 	mov	qword ptr [rsp + 120], r12
@@ -3428,9 +3409,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 288], rdx
@@ -3449,9 +3429,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 296], rdx
@@ -3470,9 +3449,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 304], rdx
@@ -3491,9 +3469,8 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -3512,11 +3489,11 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 112]
 	mulx	rbp, rax, qword ptr [rsp + 280]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -3531,14 +3508,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 312]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 112]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 112], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 120]
 	mulx	r12, rax, qword ptr [rsp + 280]
 	adox	r9, rax
 	adcx	r10, r12
@@ -3553,15 +3528,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 312]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 120]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 120], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 128]
 	mulx	r9, rax, qword ptr [rsp + 280]
 	adox	r10, rax
 	adcx	r11, r9
@@ -3576,15 +3548,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 312]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 128]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 128], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 136]
 	mulx	r10, rax, qword ptr [rsp + 280]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3599,15 +3568,12 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 312]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 136]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 136], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 144]
 	mulx	r11, rax, qword ptr [rsp + 280]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3622,15 +3588,10 @@ tabai_mont_mul_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 312]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 144]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 144], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 152]
+	add	rbp, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], rbp
 	adc	r12, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r12
@@ -4009,139 +3970,23 @@ tabai_mont_mul_n11_bmi2:
 	mov	qword ptr [rsp + 144], rdi
 	mov	qword ptr [rsp + 152], r8
 	mov	qword ptr [rsp + 160], r9
+	xor	eax, eax
+	mov	qword ptr [rsp + 168], rax
+	mov	qword ptr [rsp + 176], rax
+	mov	qword ptr [rsp + 184], rax
+	mov	qword ptr [rsp + 192], rax
+	mov	qword ptr [rsp + 200], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 48]
-	mulx	r10, rax, qword ptr [rsi + 56]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adc	rbx, rax
-	adc	rbp, 0
-	add	rdi, qword ptr [rsp + 80]
-	mov	qword ptr [rsp + 80], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 80]
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	r9, rax
@@ -4154,38 +3999,32 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
+	adox	rbp, rdi
 	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
+	mov	qword ptr [rsp + 80], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 88], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4197,18 +4036,15 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	rbp, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 96], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4217,56 +4053,169 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r10
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 80]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 104], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
 	adcx	rbp, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
 	adox	r10, rax
-	mov	eax, 0
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 112], rbx
+	mov	rdx, qword ptr [rcx + 40]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 120]
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 160]
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 120], rbp
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 128]
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 128], r8
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 136]
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 136], r9
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 144]
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 144], r10
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 152]
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 152], r11
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 160]
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
 	mov	qword ptr [rsp + 160], rbx
-	sbb	r8, r8
-	neg	r8
-	adc	rbp, 0
+	add	rbp, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], rbp
-	adc	rdi, 0
-	mov	qword ptr [rsp + 176], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r8
+	adc	r9, qword ptr [rsp + 184]
 	mov	qword ptr [rsp + 184], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 192]
 	mov	qword ptr [rsp + 192], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r11
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 208], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -4294,9 +4243,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -4318,9 +4266,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 320], rdx
@@ -4342,9 +4289,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 328], rdx
@@ -4366,9 +4312,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -4390,9 +4335,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -4414,11 +4358,11 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 304]
 	adox	r13, rax
 	adcx	r9, r12
@@ -4436,14 +4380,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 344]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 304]
 	adox	r9, rax
 	adcx	r10, r13
@@ -4461,15 +4403,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 344]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsp + 304]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4487,15 +4426,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 344]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 96], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsp + 304]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4513,15 +4449,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 344]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 104], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsp + 304]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -4539,15 +4472,10 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 344]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 112], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 120]
+	add	rbp, qword ptr [rsp + 120]
 	mov	qword ptr [rsp + 120], rbp
 	adc	r12, qword ptr [rsp + 128]
 	mov	qword ptr [rsp + 128], r12
@@ -4600,9 +4528,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -4621,9 +4548,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 320], rdx
@@ -4642,9 +4568,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 328], rdx
@@ -4663,9 +4588,8 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -4684,11 +4608,11 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 120]
 	mulx	rbp, rax, qword ptr [rsp + 304]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -4703,14 +4627,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 336]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 120]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 120], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 128]
 	mulx	r12, rax, qword ptr [rsp + 304]
 	adox	r9, rax
 	adcx	r10, r12
@@ -4725,15 +4647,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 336]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 128]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 128], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 136]
 	mulx	r9, rax, qword ptr [rsp + 304]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4748,15 +4667,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 336]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 136]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 136], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 144]
 	mulx	r10, rax, qword ptr [rsp + 304]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4771,15 +4687,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 336]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 144]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 144], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 152]
 	mulx	r11, rax, qword ptr [rsp + 304]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -4794,15 +4707,12 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 336]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 152]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 152], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 160]
 	mulx	rbx, rax, qword ptr [rsp + 304]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -4817,15 +4727,10 @@ tabai_mont_mul_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 336]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 160]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 160], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 168]
+	add	r12, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], r12
 	adc	r9, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], r9
@@ -5227,182 +5132,25 @@ tabai_mont_mul_n12_bmi2:
 	mov	qword ptr [rsp + 152], r8
 	mov	qword ptr [rsp + 160], r9
 	mov	qword ptr [rsp + 168], r10
+	xor	eax, eax
+	mov	qword ptr [rsp + 176], rax
+	mov	qword ptr [rsp + 184], rax
+	mov	qword ptr [rsp + 192], rax
+	mov	qword ptr [rsp + 200], rax
+	mov	qword ptr [rsp + 208], rax
+	mov	qword ptr [rsp + 216], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 48]
-	mulx	r10, rax, qword ptr [rsi + 56]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adc	rbp, rax
-	adc	r12, 0
-	add	rdi, qword ptr [rsp + 80]
-	mov	qword ptr [rsp + 80], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	r9, rax
@@ -5418,41 +5166,35 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
+	adox	r12, rdi
 	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
+	mov	qword ptr [rsp + 80], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 88], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r10, rax
 	adcx	r11, r9
@@ -5467,18 +5209,15 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	r12, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 96], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -5490,21 +5229,18 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r10
 	mulx	r10, rax, qword ptr [rsi + 72]
 	adox	r12, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 88]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 104], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -5513,38 +5249,195 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r11
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	r12, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
 	adox	r10, rax
-	mov	eax, 0
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 112], rbx
+	mov	rdx, qword ptr [rcx + 40]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 120]
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 168]
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 120], rbp
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 128]
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 128], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 136]
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 136], r8
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 144]
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 144], r9
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 152]
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 152], r10
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 160]
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 160], r11
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 168]
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
 	mov	qword ptr [rsp + 168], rbx
-	sbb	r8, r8
-	neg	r8
-	adc	rbp, 0
+	add	rbp, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], rbp
-	adc	r12, 0
+	adc	r12, qword ptr [rsp + 184]
 	mov	qword ptr [rsp + 184], r12
-	adc	rdi, 0
-	mov	qword ptr [rsp + 192], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r8
+	adc	r9, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r11
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 224], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -5572,9 +5465,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -5596,9 +5488,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -5620,9 +5511,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 352], rdx
@@ -5644,9 +5534,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -5668,9 +5557,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -5692,11 +5580,11 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 328]
 	adox	r13, rax
 	adcx	r9, r12
@@ -5714,14 +5602,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 368]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 328]
 	adox	r9, rax
 	adcx	r10, r13
@@ -5739,15 +5625,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 368]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsp + 328]
 	adox	r10, rax
 	adcx	r11, r9
@@ -5765,15 +5648,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 368]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 96], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsp + 328]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -5791,15 +5671,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 368]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 104], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsp + 328]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -5817,15 +5694,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 368]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 112], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 120]
 	mulx	rbx, rax, qword ptr [rsp + 328]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -5843,15 +5717,10 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 368]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 120]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 120], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 128]
+	add	r12, qword ptr [rsp + 128]
 	mov	qword ptr [rsp + 128], r12
 	adc	r13, qword ptr [rsp + 136]
 	mov	qword ptr [rsp + 136], r13
@@ -5911,9 +5780,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -5935,9 +5803,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -5959,9 +5826,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 352], rdx
@@ -5983,9 +5849,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -6007,9 +5872,8 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -6031,11 +5895,11 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 128]
 	mulx	r12, rax, qword ptr [rsp + 328]
 	adox	r13, rax
 	adcx	r9, r12
@@ -6053,14 +5917,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 368]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 128]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 128], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 136]
 	mulx	r13, rax, qword ptr [rsp + 328]
 	adox	r9, rax
 	adcx	r10, r13
@@ -6078,15 +5940,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 368]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 136]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 136], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 144]
 	mulx	r9, rax, qword ptr [rsp + 328]
 	adox	r10, rax
 	adcx	r11, r9
@@ -6104,15 +5963,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 368]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 144]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 144], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 152]
 	mulx	r10, rax, qword ptr [rsp + 328]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -6130,15 +5986,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 368]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 152]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 152], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 160]
 	mulx	r11, rax, qword ptr [rsp + 328]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -6156,15 +6009,12 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 368]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 160]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 160], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 168]
 	mulx	rbx, rax, qword ptr [rsp + 328]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -6182,15 +6032,10 @@ tabai_mont_mul_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 368]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 168]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 168], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 176]
+	add	r12, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], r12
 	adc	r13, qword ptr [rsp + 184]
 	mov	qword ptr [rsp + 184], r13
@@ -6665,182 +6510,25 @@ tabai_mont_mul_n13_bmi2:
 	mov	qword ptr [rsp + 168], r8
 	mov	qword ptr [rsp + 176], r9
 	mov	qword ptr [rsp + 184], r10
+	xor	eax, eax
+	mov	qword ptr [rsp + 192], rax
+	mov	qword ptr [rsp + 200], rax
+	mov	qword ptr [rsp + 208], rax
+	mov	qword ptr [rsp + 216], rax
+	mov	qword ptr [rsp + 224], rax
+	mov	qword ptr [rsp + 232], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 56]
-	mulx	r10, rax, qword ptr [rsi + 64]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adc	rbp, rax
-	adc	r12, 0
-	add	rdi, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 88]
 	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r9, rax
@@ -6856,41 +6544,35 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
+	adox	r12, rdi
 	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 96], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r10, rax
 	adcx	r11, r9
@@ -6905,18 +6587,15 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	r12, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 104], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -6928,21 +6607,18 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r10
 	mulx	r10, rax, qword ptr [rsi + 80]
 	adox	r12, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 96]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 112], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -6951,32 +6627,29 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
 	adox	r12, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 120], rbx
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
 	adcx	r12, rbx
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	r12, rax
-	adcx	rdi, rbx
+	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r9, rax
@@ -6986,29 +6659,186 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r11, rax
-	mov	eax, 0
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 128], rbp
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 136]
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
 	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 184]
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 136], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 144]
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 144], r8
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 152]
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 152], r9
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 160]
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 160], r10
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 168]
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 168], r11
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 176]
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 176], rbx
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 184]
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adox	rbx, rdi
+	adcx	rbx, rdi
 	mov	qword ptr [rsp + 184], rbp
-	sbb	r8, r8
-	neg	r8
-	adc	r12, 0
+	add	r12, qword ptr [rsp + 192]
 	mov	qword ptr [rsp + 192], r12
-	adc	rdi, 0
-	mov	qword ptr [rsp + 200], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r8
+	adc	r9, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], rbx
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 240], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -7040,9 +6870,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -7067,9 +6896,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -7094,9 +6922,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 376], rdx
@@ -7121,9 +6948,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -7148,9 +6974,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -7175,9 +7000,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -7202,11 +7026,11 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 352]
 	adox	r14, rax
 	adcx	r9, r13
@@ -7227,14 +7051,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 400]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 352]
 	adox	r9, rax
 	adcx	r10, r14
@@ -7255,15 +7077,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsp + 352]
 	adox	r10, rax
 	adcx	r11, r9
@@ -7284,15 +7103,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 104]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 104], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsp + 352]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -7313,15 +7129,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 112]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 112], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsp + 352]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -7342,15 +7155,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 120]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 120], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsp + 352]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -7371,15 +7181,10 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 128]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 128], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 136]
+	add	r12, qword ptr [rsp + 136]
 	mov	qword ptr [rsp + 136], r12
 	adc	r13, qword ptr [rsp + 144]
 	mov	qword ptr [rsp + 144], r13
@@ -7441,9 +7246,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -7465,9 +7269,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -7489,9 +7292,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 376], rdx
@@ -7513,9 +7315,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -7537,9 +7338,8 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -7561,11 +7361,11 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 136]
 	mulx	r12, rax, qword ptr [rsp + 352]
 	adox	r13, rax
 	adcx	r9, r12
@@ -7583,14 +7383,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 392]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 136]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 136], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 144]
 	mulx	r13, rax, qword ptr [rsp + 352]
 	adox	r9, rax
 	adcx	r10, r13
@@ -7608,15 +7406,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 392]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 144]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 144], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 152]
 	mulx	r9, rax, qword ptr [rsp + 352]
 	adox	r10, rax
 	adcx	r11, r9
@@ -7634,15 +7429,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 392]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 152]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 152], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 160]
 	mulx	r10, rax, qword ptr [rsp + 352]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -7660,15 +7452,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 392]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 160]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 160], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 168]
 	mulx	r11, rax, qword ptr [rsp + 352]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -7686,15 +7475,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 392]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 168]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 168], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 176]
 	mulx	rbx, rax, qword ptr [rsp + 352]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -7712,15 +7498,12 @@ tabai_mont_mul_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 392]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 176]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 176], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 184]
 	mulx	rbp, rax, qword ptr [rsp + 352]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -7738,15 +7521,10 @@ tabai_mont_mul_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 392]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 184]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 184], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 192]
+	add	r13, qword ptr [rsp + 192]
 	mov	qword ptr [rsp + 192], r13
 	adc	r9, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r9
@@ -8256,231 +8034,27 @@ tabai_mont_mul_n14_bmi2:
 	mov	qword ptr [rsp + 176], r9
 	mov	qword ptr [rsp + 184], r10
 	mov	qword ptr [rsp + 192], r11
+	xor	eax, eax
+	mov	qword ptr [rsp + 200], rax
+	mov	qword ptr [rsp + 208], rax
+	mov	qword ptr [rsp + 216], rax
+	mov	qword ptr [rsp + 224], rax
+	mov	qword ptr [rsp + 232], rax
+	mov	qword ptr [rsp + 240], rax
+	mov	qword ptr [rsp + 248], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 56]
-	mulx	r10, rax, qword ptr [rsi + 64]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adc	r12, rax
-	adc	r13, 0
-	add	rdi, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	adcx	rdi, r12
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	r13, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r13
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r9, rax
@@ -8499,44 +8073,38 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 104]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	r12, rax
+	adox	r13, rdi
 	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 96], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r10, rax
 	adcx	r11, r9
@@ -8554,18 +8122,15 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r13, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 104], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -8580,21 +8145,18 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r10
 	mulx	r10, rax, qword ptr [rsi + 88]
 	adox	r13, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 104]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 112], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -8606,24 +8168,21 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
 	adox	r13, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 104]
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 120], rbx
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -8632,9 +8191,9 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, rbx
 	mulx	rbx, rax, qword ptr [rsi + 72]
 	adox	r13, rax
-	adcx	rdi, rbx
+	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r9, rax
@@ -8644,31 +8203,235 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
 	adox	r11, rax
-	mov	eax, 0
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 128], rbp
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 136]
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 192]
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 136], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 144]
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 144], r13
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 152]
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adox	r13, rdi
+	adcx	r13, rdi
+	mov	qword ptr [rsp + 152], r8
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 160]
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 160], r9
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 168]
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 168], r10
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 176]
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 176], r11
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 184]
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 184], rbx
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 192]
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adox	rbx, rdi
+	adcx	rbx, rdi
 	mov	qword ptr [rsp + 192], rbp
-	sbb	r8, r8
-	neg	r8
-	adc	r12, 0
+	add	r12, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r13
-	adc	rdi, 0
-	mov	qword ptr [rsp + 216], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], r8
+	adc	r9, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 240]
 	mov	qword ptr [rsp + 240], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rsp + 248]
 	mov	qword ptr [rsp + 248], rbx
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 256], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -8700,9 +8463,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -8727,9 +8489,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -8754,9 +8515,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -8781,9 +8541,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -8808,9 +8567,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -8835,9 +8593,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -8862,11 +8619,11 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 376]
 	adox	r14, rax
 	adcx	r9, r13
@@ -8887,14 +8644,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 424]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 376]
 	adox	r9, rax
 	adcx	r10, r14
@@ -8915,15 +8670,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsp + 376]
 	adox	r10, rax
 	adcx	r11, r9
@@ -8944,15 +8696,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 104]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 104], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsp + 376]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -8973,15 +8722,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 112]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 112], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsp + 376]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -9002,15 +8748,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 120]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 120], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsp + 376]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -9031,15 +8774,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 128]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 128], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 136]
 	mulx	rbp, rax, qword ptr [rsp + 376]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -9060,15 +8800,10 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 136]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 136], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 144]
+	add	r13, qword ptr [rsp + 144]
 	mov	qword ptr [rsp + 144], r13
 	adc	r14, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], r14
@@ -9137,9 +8872,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -9164,9 +8898,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -9191,9 +8924,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -9218,9 +8950,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -9245,9 +8976,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -9272,9 +9002,8 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -9299,11 +9028,11 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 144]
 	mulx	r13, rax, qword ptr [rsp + 376]
 	adox	r14, rax
 	adcx	r9, r13
@@ -9324,14 +9053,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 424]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 144]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 144], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 152]
 	mulx	r14, rax, qword ptr [rsp + 376]
 	adox	r9, rax
 	adcx	r10, r14
@@ -9352,15 +9079,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 152]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 152], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 160]
 	mulx	r9, rax, qword ptr [rsp + 376]
 	adox	r10, rax
 	adcx	r11, r9
@@ -9381,15 +9105,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 160]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 160], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 168]
 	mulx	r10, rax, qword ptr [rsp + 376]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -9410,15 +9131,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 168]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 168], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 176]
 	mulx	r11, rax, qword ptr [rsp + 376]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -9439,15 +9157,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 176]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 176], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 184]
 	mulx	rbx, rax, qword ptr [rsp + 376]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -9468,15 +9183,12 @@ tabai_mont_mul_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 184]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 184], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 192]
 	mulx	rbp, rax, qword ptr [rsp + 376]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -9497,15 +9209,10 @@ tabai_mont_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 192]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 192], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 200]
+	add	r13, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r13
 	adc	r14, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r14
@@ -10097,231 +9804,27 @@ tabai_mont_mul_n15_bmi2:
 	mov	qword ptr [rsp + 192], r9
 	mov	qword ptr [rsp + 200], r10
 	mov	qword ptr [rsp + 208], r11
+	xor	eax, eax
+	mov	qword ptr [rsp + 216], rax
+	mov	qword ptr [rsp + 224], rax
+	mov	qword ptr [rsp + 232], rax
+	mov	qword ptr [rsp + 240], rax
+	mov	qword ptr [rsp + 248], rax
+	mov	qword ptr [rsp + 256], rax
+	mov	qword ptr [rsp + 264], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 64]
-	mulx	r10, rax, qword ptr [rsi + 72]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adc	r12, rax
-	adc	r13, 0
-	add	rdi, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	rdi, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 112]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	r13, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r13
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 96]
 	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 72]
 	adox	r9, rax
@@ -10340,44 +9843,38 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 112]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r12, rax
+	adox	r13, rdi
 	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
+	mov	qword ptr [rsp + 96], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 104], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
 	adcx	r11, r9
@@ -10395,18 +9892,15 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 112], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -10421,21 +9915,18 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r10
 	mulx	r10, rax, qword ptr [rsi + 96]
 	adox	r13, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 120], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -10447,24 +9938,21 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
 	adox	r13, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 104]
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 128], rbx
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -10473,9 +9961,9 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r13, rax
-	adcx	rdi, rbx
+	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r9, rax
@@ -10485,23 +9973,20 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 200]
-	mov	qword ptr [rsp + 200], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 112]
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 136], rbp
+	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
 	mulx	rbp, rax, qword ptr [rsi + 72]
 	adox	r13, rax
-	adcx	rdi, rbp
+	adcx	r8, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r9, rax
@@ -10514,31 +9999,235 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 112]
 	adox	rbx, rax
-	mov	eax, 0
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 144], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 152]
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 112]
 	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 208]
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 152], r13
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 160]
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adox	r13, rdi
+	adcx	r13, rdi
+	mov	qword ptr [rsp + 160], r8
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 168]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 168], r9
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 176]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 176], r10
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 184]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 184], r11
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 192]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 192], rbx
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 200]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 200], rbp
+	mov	rdx, qword ptr [rcx + 112]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 208]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	rbx, rax
+	adox	rbp, rdi
+	adcx	rbp, rdi
 	mov	qword ptr [rsp + 208], r12
-	sbb	r8, r8
-	neg	r8
-	adc	r13, 0
+	add	r13, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r13
-	adc	rdi, 0
-	mov	qword ptr [rsp + 224], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 224]
+	mov	qword ptr [rsp + 224], r8
+	adc	r9, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 240]
 	mov	qword ptr [rsp + 240], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 248]
 	mov	qword ptr [rsp + 248], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rsp + 256]
 	mov	qword ptr [rsp + 256], rbx
-	adc	rbp, 0
+	adc	rbp, qword ptr [rsp + 264]
 	mov	qword ptr [rsp + 264], rbp
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 272], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -10574,9 +10263,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -10604,9 +10292,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -10634,9 +10321,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -10664,9 +10350,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -10694,9 +10379,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -10724,9 +10408,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -10754,9 +10437,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -10784,11 +10466,11 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r15, rax
 	adcx	r9, r14
@@ -10812,14 +10494,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 456]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
 	mulx	r15, rax, qword ptr [rsp + 400]
 	adox	r9, rax
 	adcx	r10, r15
@@ -10843,15 +10523,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 456]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 104]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 104], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r10, rax
 	adcx	r11, r9
@@ -10875,15 +10552,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 456]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 112]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 112], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -10907,15 +10581,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 456]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 120]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 120], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -10939,15 +10610,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 456]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 128]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 128], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -10971,15 +10639,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 456]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 136]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 136], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsp + 400]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -11003,15 +10668,10 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 456]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 144]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 144], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 152]
+	add	r13, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], r13
 	adc	r14, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r14
@@ -11082,9 +10742,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -11109,9 +10768,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -11136,9 +10794,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -11163,9 +10820,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -11190,9 +10846,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -11217,9 +10872,8 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -11244,11 +10898,11 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 152]
 	mulx	r13, rax, qword ptr [rsp + 400]
 	adox	r14, rax
 	adcx	r9, r13
@@ -11269,14 +10923,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 448]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 152]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 152], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 160]
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r9, rax
 	adcx	r10, r14
@@ -11297,15 +10949,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 448]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 160]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 160], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 168]
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r10, rax
 	adcx	r11, r9
@@ -11326,15 +10975,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 448]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 168]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 168], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 176]
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -11355,15 +11001,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 448]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 176]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 176], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 184]
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -11384,15 +11027,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 448]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 184]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 184], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 192]
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -11413,15 +11053,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 448]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 192]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 192], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 200]
 	mulx	rbp, rax, qword ptr [rsp + 400]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -11442,15 +11079,12 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 448]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 200]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 200], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 208]
 	mulx	r12, rax, qword ptr [rsp + 400]
 	adox	r13, rax
 	adcx	r14, r12
@@ -11471,15 +11105,10 @@ tabai_mont_mul_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 448]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 208]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 208], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 216]
+	add	r14, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r14
 	adc	r9, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r9
@@ -12109,286 +11738,29 @@ tabai_mont_mul_n16_bmi2:
 	mov	qword ptr [rsp + 200], r10
 	mov	qword ptr [rsp + 208], r11
 	mov	qword ptr [rsp + 216], rbx
+	xor	eax, eax
+	mov	qword ptr [rsp + 224], rax
+	mov	qword ptr [rsp + 232], rax
+	mov	qword ptr [rsp + 240], rax
+	mov	qword ptr [rsp + 248], rax
+	mov	qword ptr [rsp + 256], rax
+	mov	qword ptr [rsp + 264], rax
+	mov	qword ptr [rsp + 272], rax
+	mov	qword ptr [rsp + 280], rax
+	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
 	mov	rdx, qword ptr [rcx]
-	mulx	r9, rdi, qword ptr [rsi + 64]
-	mulx	r10, rax, qword ptr [rsi + 72]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 120]
-	adc	r13, rax
-	adc	r14, 0
-	add	rdi, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	adcx	r14, rdi
-	mulx	rdi, rax, qword ptr [rsi + 120]
-	adox	r14, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r9
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 120]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	rdi, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 120]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 120]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	rdi, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 120]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r14, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r14, rax
-	adcx	rdi, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	rdi, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 112]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 120]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	r13, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r13
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	r14, rax
-	adcx	rdi, r13
-	mulx	r13, rax, qword ptr [rsi + 72]
-	adox	rdi, rax
-	adcx	r9, r13
-	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 120]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r8
-	adc	r14, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r14
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsi + 64]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
 	adox	r9, rax
@@ -12410,47 +11782,41 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 120]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r8
-	adc	rdi, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rdi
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 80]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rdi
-	mulx	rdi, rax, qword ptr [rsi + 112]
-	adox	r13, rax
+	adox	r14, rdi
 	adcx	r14, rdi
-	mulx	rdi, rax, qword ptr [rsi + 120]
-	adox	r14, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 88]
+	mov	qword ptr [rsp + 96], r8
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 104], r9
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
 	adcx	r11, r9
@@ -12471,18 +11837,15 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	rdi, r9
+	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 120]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 112], r10
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -12500,21 +11863,18 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r10
 	mulx	r10, rax, qword ptr [rsi + 104]
 	adox	r14, rax
-	adcx	rdi, r10
+	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 104]
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 120], r11
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -12529,24 +11889,21 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
 	adox	r14, rax
-	adcx	rdi, r11
+	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
 	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 200]
-	mov	qword ptr [rsp + 200], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 112]
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 128], rbx
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -12558,9 +11915,9 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r14, rax
-	adcx	rdi, rbx
+	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
 	adox	r9, rax
@@ -12570,15 +11927,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 208]
-	mov	qword ptr [rsp + 208], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rcx + 120]
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 136], rbp
+	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -12587,9 +11941,9 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	r14, rax
-	adcx	rdi, rbp
+	adcx	r8, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rdi, rax
+	adox	r8, rax
 	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
 	adox	r9, rax
@@ -12602,33 +11956,290 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
+	adox	rbp, rdi
+	adcx	rbp, rdi
+	mov	qword ptr [rsp + 144], r12
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 152]
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 112]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 216]
+	adox	r12, rdi
+	adcx	r12, rdi
+	mov	qword ptr [rsp + 152], r13
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 160]
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r14, rax
+	adcx	r8, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 112]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 120]
+	adox	r12, rax
+	adox	r13, rdi
+	adcx	r13, rdi
+	mov	qword ptr [rsp + 160], r14
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 168]
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 120]
+	adox	r13, rax
+	adox	r14, rdi
+	adcx	r14, rdi
+	mov	qword ptr [rsp + 168], r8
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 176]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r8, rdi
+	adcx	r8, rdi
+	mov	qword ptr [rsp + 176], r9
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 184]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
+	adox	r8, rax
+	adox	r9, rdi
+	adcx	r9, rdi
+	mov	qword ptr [rsp + 184], r10
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 192]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 120]
+	adox	r9, rax
+	adox	r10, rdi
+	adcx	r10, rdi
+	mov	qword ptr [rsp + 192], r11
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 200]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 120]
+	adox	r10, rax
+	adox	r11, rdi
+	adcx	r11, rdi
+	mov	qword ptr [rsp + 200], rbx
+	mov	rdx, qword ptr [rcx + 112]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 208]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 120]
+	adox	r11, rax
+	adox	rbx, rdi
+	adcx	rbx, rdi
+	mov	qword ptr [rsp + 208], rbp
+	mov	rdx, qword ptr [rcx + 120]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 216]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 120]
+	adox	rbx, rax
+	adox	rbp, rdi
+	adcx	rbp, rdi
 	mov	qword ptr [rsp + 216], r12
-	sbb	r8, r8
-	neg	r8
-	adc	r13, 0
+	add	r13, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r14
-	adc	rdi, 0
-	mov	qword ptr [rsp + 240], rdi
-	adc	r9, 0
+	adc	r8, qword ptr [rsp + 240]
+	mov	qword ptr [rsp + 240], r8
+	adc	r9, qword ptr [rsp + 248]
 	mov	qword ptr [rsp + 248], r9
-	adc	r10, 0
+	adc	r10, qword ptr [rsp + 256]
 	mov	qword ptr [rsp + 256], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rsp + 264]
 	mov	qword ptr [rsp + 264], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rsp + 272]
 	mov	qword ptr [rsp + 272], rbx
-	adc	rbp, 0
+	adc	rbp, qword ptr [rsp + 280]
 	mov	qword ptr [rsp + 280], rbp
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 288], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -12664,9 +12275,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -12694,9 +12304,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -12724,9 +12333,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -12754,9 +12362,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -12784,9 +12391,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 464], rdx
@@ -12814,9 +12420,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 472], rdx
@@ -12844,9 +12449,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 480], rdx
@@ -12874,11 +12478,11 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r15, rax
 	adcx	r9, r14
@@ -12902,14 +12506,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 480]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
 	mulx	r15, rax, qword ptr [rsp + 424]
 	adox	r9, rax
 	adcx	r10, r15
@@ -12933,15 +12535,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 480]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 104]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 104], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r10, rax
 	adcx	r11, r9
@@ -12965,15 +12564,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 480]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 112]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 112], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -12997,15 +12593,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 480]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 120]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 120], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -13029,15 +12622,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 480]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 128]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 128], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -13061,15 +12651,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 480]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 136]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 136], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -13093,15 +12680,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 480]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 144]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 144], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 152]
 	mulx	r12, rax, qword ptr [rsp + 424]
 	adox	r13, rax
 	adcx	r14, r12
@@ -13125,15 +12709,10 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 480]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 152]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 152], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 160]
+	add	r14, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r14
 	adc	r15, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], r15
@@ -13211,9 +12790,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -13241,9 +12819,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -13271,9 +12848,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -13301,9 +12877,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -13331,9 +12906,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 464], rdx
@@ -13361,9 +12935,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 472], rdx
@@ -13391,9 +12964,8 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 480], rdx
@@ -13421,11 +12993,11 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 160]
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r15, rax
 	adcx	r9, r14
@@ -13449,14 +13021,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 480]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 160]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 160], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 168]
 	mulx	r15, rax, qword ptr [rsp + 424]
 	adox	r9, rax
 	adcx	r10, r15
@@ -13480,15 +13050,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 480]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 168]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 168], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 176]
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r10, rax
 	adcx	r11, r9
@@ -13512,15 +13079,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 480]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 176]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 176], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 184]
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -13544,15 +13108,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 480]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 184]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 184], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 192]
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -13576,15 +13137,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 480]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 192]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 192], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 200]
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -13608,15 +13166,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 480]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 200]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 200], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 208]
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -13640,15 +13195,12 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 480]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 208]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 208], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 216]
 	mulx	r12, rax, qword ptr [rsp + 424]
 	adox	r13, rax
 	adcx	r14, r12
@@ -13672,15 +13224,10 @@ tabai_mont_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 480]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 216]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 216], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 224]
+	add	r14, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r14
 	adc	r15, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r15
@@ -16772,6 +16319,7 @@ tabai_mont_sqr_n10_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 192], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -16795,9 +16343,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 288], rdx
@@ -16816,9 +16363,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 296], rdx
@@ -16837,9 +16383,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 304], rdx
@@ -16858,9 +16403,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -16879,11 +16423,11 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 72]
 	mulx	rbp, rax, qword ptr [rsp + 280]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -16898,14 +16442,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 312]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 72]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 72], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 280]
 	adox	r9, rax
 	adcx	r10, r12
@@ -16920,15 +16462,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 312]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 88]
 	mulx	r9, rax, qword ptr [rsp + 280]
 	adox	r10, rax
 	adcx	r11, r9
@@ -16943,15 +16482,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 312]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 88]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 88], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 96]
 	mulx	r10, rax, qword ptr [rsp + 280]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -16966,15 +16502,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 312]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 96]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 96], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 104]
 	mulx	r11, rax, qword ptr [rsp + 280]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -16989,15 +16522,10 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 312]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 104]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 104], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 112]
+	add	rbp, qword ptr [rsp + 112]
 	mov	qword ptr [rsp + 112], rbp
 	adc	r12, qword ptr [rsp + 120]
 	mov	qword ptr [rsp + 120], r12
@@ -17048,9 +16576,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 288], rdx
@@ -17069,9 +16596,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 296], rdx
@@ -17090,9 +16616,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 304], rdx
@@ -17111,9 +16636,8 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -17132,11 +16656,11 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 112]
 	mulx	rbp, rax, qword ptr [rsp + 280]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -17151,14 +16675,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 312]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 112]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 112], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 120]
 	mulx	r12, rax, qword ptr [rsp + 280]
 	adox	r9, rax
 	adcx	r10, r12
@@ -17173,15 +16695,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 312]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 120]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 120], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 128]
 	mulx	r9, rax, qword ptr [rsp + 280]
 	adox	r10, rax
 	adcx	r11, r9
@@ -17196,15 +16715,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 312]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 128]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 128], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 136]
 	mulx	r10, rax, qword ptr [rsp + 280]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -17219,15 +16735,12 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 312]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 136]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 136], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 144]
 	mulx	r11, rax, qword ptr [rsp + 280]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -17242,15 +16755,10 @@ tabai_mont_sqr_n10_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 312]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 144]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 144], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 152]
+	add	rbp, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], rbp
 	adc	r12, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r12
@@ -17707,6 +17215,7 @@ tabai_mont_sqr_n11_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 208], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -17734,9 +17243,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -17758,9 +17266,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 320], rdx
@@ -17782,9 +17289,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 328], rdx
@@ -17806,9 +17312,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -17830,9 +17335,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -17854,11 +17358,11 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 304]
 	adox	r13, rax
 	adcx	r9, r12
@@ -17876,14 +17380,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 344]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 304]
 	adox	r9, rax
 	adcx	r10, r13
@@ -17901,15 +17403,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 344]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsp + 304]
 	adox	r10, rax
 	adcx	r11, r9
@@ -17927,15 +17426,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 344]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 96], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsp + 304]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -17953,15 +17449,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 344]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 104], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsp + 304]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -17979,15 +17472,10 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 344]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 112], rbx
-	sbb	rcx, rcx
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 120]
+	add	rbp, qword ptr [rsp + 120]
 	mov	qword ptr [rsp + 120], rbp
 	adc	r12, qword ptr [rsp + 128]
 	mov	qword ptr [rsp + 128], r12
@@ -18040,9 +17528,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 312], rdx
@@ -18061,9 +17548,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 320], rdx
@@ -18082,9 +17568,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 328], rdx
@@ -18103,9 +17588,8 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -18124,11 +17608,11 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, qword ptr [rsi + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 120]
 	mulx	rbp, rax, qword ptr [rsp + 304]
 	adox	r12, rax
 	adcx	r9, rbp
@@ -18143,14 +17627,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 336]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	add	r12, qword ptr [rsp + 120]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 120], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 128]
 	mulx	r12, rax, qword ptr [rsp + 304]
 	adox	r9, rax
 	adcx	r10, r12
@@ -18165,15 +17647,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 336]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 128]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 128], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 136]
 	mulx	r9, rax, qword ptr [rsp + 304]
 	adox	r10, rax
 	adcx	r11, r9
@@ -18188,15 +17667,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsp + 336]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 136]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 136], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 144]
 	mulx	r10, rax, qword ptr [rsp + 304]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -18211,15 +17687,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 336]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 144]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 144], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 152]
 	mulx	r11, rax, qword ptr [rsp + 304]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -18234,15 +17707,12 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 336]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 152]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 152], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 160]
 	mulx	rbx, rax, qword ptr [rsp + 304]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -18257,15 +17727,10 @@ tabai_mont_sqr_n11_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 336]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 160]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 160], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 168]
+	add	r12, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], r12
 	adc	r9, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], r9
@@ -18776,6 +18241,7 @@ tabai_mont_sqr_n12_bmi2:
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 224], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -18803,9 +18269,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -18827,9 +18292,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -18851,9 +18315,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 352], rdx
@@ -18875,9 +18338,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -18899,9 +18361,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -18923,11 +18384,11 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 80]
 	mulx	r12, rax, qword ptr [rsp + 328]
 	adox	r13, rax
 	adcx	r9, r12
@@ -18945,14 +18406,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 368]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 80]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 80], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 328]
 	adox	r9, rax
 	adcx	r10, r13
@@ -18970,15 +18429,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 368]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 96]
 	mulx	r9, rax, qword ptr [rsp + 328]
 	adox	r10, rax
 	adcx	r11, r9
@@ -18996,15 +18452,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 368]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 96], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 104]
 	mulx	r10, rax, qword ptr [rsp + 328]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -19022,15 +18475,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 368]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 104], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 112]
 	mulx	r11, rax, qword ptr [rsp + 328]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -19048,15 +18498,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 368]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 112], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 120]
 	mulx	rbx, rax, qword ptr [rsp + 328]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -19074,15 +18521,10 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 368]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 120]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 120], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 128]
+	add	r12, qword ptr [rsp + 128]
 	mov	qword ptr [rsp + 128], r12
 	adc	r13, qword ptr [rsp + 136]
 	mov	qword ptr [rsp + 136], r13
@@ -19142,9 +18584,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 336], rdx
@@ -19166,9 +18607,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 344], rdx
@@ -19190,9 +18630,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 352], rdx
@@ -19214,9 +18653,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -19238,9 +18676,8 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -19262,11 +18699,11 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 128]
 	mulx	r12, rax, qword ptr [rsp + 328]
 	adox	r13, rax
 	adcx	r9, r12
@@ -19284,14 +18721,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 368]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 128]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 128], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 136]
 	mulx	r13, rax, qword ptr [rsp + 328]
 	adox	r9, rax
 	adcx	r10, r13
@@ -19309,15 +18744,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 368]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 136]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 136], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 144]
 	mulx	r9, rax, qword ptr [rsp + 328]
 	adox	r10, rax
 	adcx	r11, r9
@@ -19335,15 +18767,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 368]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 144]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 144], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 152]
 	mulx	r10, rax, qword ptr [rsp + 328]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -19361,15 +18790,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 368]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 152]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 152], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 160]
 	mulx	r11, rax, qword ptr [rsp + 328]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -19387,15 +18813,12 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 368]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 160]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 160], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 168]
 	mulx	rbx, rax, qword ptr [rsp + 328]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -19413,15 +18836,10 @@ tabai_mont_sqr_n12_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 368]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 168]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 168], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 176]
+	add	r12, qword ptr [rsp + 176]
 	mov	qword ptr [rsp + 176], r12
 	adc	r13, qword ptr [rsp + 184]
 	mov	qword ptr [rsp + 184], r13
@@ -19570,45 +18988,51 @@ tabai_mont_sqr_n13_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, r11, qword ptr [rsi + 8]
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	add	rcx, rax
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adc	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 32]
+	mulx	rdi, rcx, qword ptr [rsi + 8]
+	mulx	r8, rax, qword ptr [rsi + 16]
+	add	rdi, rax
+	mulx	r9, rax, qword ptr [rsi + 24]
 	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 40]
+	mulx	r10, rax, qword ptr [rsi + 32]
 	adc	r9, rax
-	adc	r10, 0
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adc	r10, rax
+	adc	r11, 0
+	mov	qword ptr [rsp + 40], rcx
+	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	rdi, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
 	adox	r8, rax
 	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
+	mulx	rbx, rax, qword ptr [rsi + 24]
 	adox	r9, rax
 	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
+	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
 	mov	eax, 0
 	adox	rbx, rax
 	adcx	rbx, rax
+	mov	qword ptr [rsp + 56], r8
+	mov	qword ptr [rsp + 64], r9
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
 	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
+	mov	qword ptr [rsp + 72], r10
+	mov	qword ptr [rsp + 80], r11
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 32]
@@ -19619,6 +19043,8 @@ tabai_mont_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
+	mov	qword ptr [rsp + 88], rbx
+	mov	qword ptr [rsp + 96], rbp
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 40]
@@ -19626,54 +19052,8 @@ tabai_mont_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
-	mov	rdx, qword ptr [rsi]
-	mulx	r14, rax, rdx
-	mov	qword ptr [rsp + 32], rax
-	xor	edx, edx
-	adcx	r11, r11
-	adox	r11, r14
-	mov	qword ptr [rsp + 40], r11
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	r14, rax, rdx
-	adcx	rcx, rcx
-	adox	rcx, rax
-	mov	qword ptr [rsp + 48], rcx
-	adcx	rdi, rdi
-	adox	rdi, r14
-	mov	qword ptr [rsp + 56], rdi
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	r14, rax, rdx
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rsp + 64], r8
-	adcx	r9, r9
-	adox	r9, r14
-	mov	qword ptr [rsp + 72], r9
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	r14, rax, rdx
-	adcx	r10, r10
-	adox	r10, rax
-	mov	qword ptr [rsp + 80], r10
-	adcx	rbx, rbx
-	adox	rbx, r14
-	mov	qword ptr [rsp + 88], rbx
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	r14, rax, rdx
-	adcx	rbp, rbp
-	adox	rbp, rax
-	mov	qword ptr [rsp + 96], rbp
-	adcx	r12, r12
-	adox	r12, r14
 	mov	qword ptr [rsp + 104], r12
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	r14, rax, rdx
-	adcx	r13, r13
-	adox	r13, rax
 	mov	qword ptr [rsp + 112], r13
-	mov	r11d, 0
-	adcx	r11, r11
-	adox	r11, r14
-	mov	qword ptr [rsp + 120], r11
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	rdi, rcx, qword ptr [rsi + 56]
 	mulx	r8, rax, qword ptr [rsi + 64]
@@ -19764,10 +19144,271 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r15, rax
 	mov	qword ptr [rsp + 216], r14
 	mov	qword ptr [rsp + 224], r15
+	xor	eax, eax
+	mov	qword ptr [rsp + 120], rax
+	mov	qword ptr [rsp + 128], rax
+	xor	ecx, ecx
 	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	adcx	rdi, qword ptr [rsp + 80]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	rdi, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rsp + 80], rdi
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 88]
+	mulx	rdi, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rdi
+	mulx	rdi, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rdi
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rdi
+	mulx	rdi, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, rdi
+	mulx	rdi, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, rdi
+	mulx	rdi, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adox	rdi, rcx
+	adcx	rdi, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	rdi, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	rdi, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rsp + 96], r9
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	rdi, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	rdi, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rsp + 104], r10
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	rdi, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rsp + 112], r11
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	rdi, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rsp + 120], rbx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	rdi, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rsp + 128], rbp
+	add	rdi, qword ptr [rsp + 136]
+	mov	qword ptr [rsp + 136], rdi
+	adc	r8, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r8
+	adc	r9, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], r9
+	adc	r10, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r10
+	adc	r11, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r11
+	adc	rbx, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], rbx
+	mov	rax, qword ptr [rsp + 184]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 184], rax
+	mov	rax, qword ptr [rsp + 192]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 192], rax
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 224], rax
+	xor	edi, edi
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rsp + 32], rax
+	mov	r8, qword ptr [rsp + 40]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 40], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 48]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 48], rdi
+	mov	r8, qword ptr [rsp + 56]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 56], r8
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 64]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 64], rdi
+	mov	r8, qword ptr [rsp + 72]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 72], r8
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 80]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 80], rdi
+	mov	r8, qword ptr [rsp + 88]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 96]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 96], rdi
+	mov	r8, qword ptr [rsp + 104]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 112]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 112], rdi
+	mov	r8, qword ptr [rsp + 120]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 120], r8
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 128], rax
+	mov	rdi, qword ptr [rsp + 128]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 128], rdi
 	mov	r8, qword ptr [rsp + 136]
 	adcx	r8, r8
 	adox	r8, rcx
@@ -19832,248 +19473,10 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r8, r8
 	adox	r8, rcx
 	mov	qword ptr [rsp + 232], r8
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rdi, rcx, qword ptr [rsi]
-	mulx	r8, rax, qword ptr [rsi + 8]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	adc	rbx, 0
-	mov	qword ptr [rsp + 240], rcx
-	mov	rdx, qword ptr [rsi + 56]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	rdi, rax
-	mov	qword ptr [rsp + 248], rdi
-	adcx	r8, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 256], r8
-	adcx	r9, rdi
-	mulx	rdi, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rcx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 264], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	rdi, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 272], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rdi, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 280], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rdi, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 288], rbx
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rcx, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	rdi, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	qword ptr [rsp + 296], rcx
-	mov	qword ptr [rsp + 304], rdi
-	mov	qword ptr [rsp + 312], r8
-	mov	qword ptr [rsp + 320], r9
-	mov	qword ptr [rsp + 328], r10
-	mov	qword ptr [rsp + 336], r11
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 80]
-	mov	qword ptr [rsp + 80], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rax
-	mov	rax, qword ptr [rsp + 256]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rax
-	mov	rax, qword ptr [rsp + 264]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rax
-	mov	rax, qword ptr [rsp + 272]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rax
-	mov	rax, qword ptr [rsp + 280]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rax
-	mov	rax, qword ptr [rsp + 288]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rax
-	mov	rax, qword ptr [rsp + 296]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rax
-	mov	rax, qword ptr [rsp + 304]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rax
-	mov	rax, qword ptr [rsp + 312]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rax
-	mov	rax, qword ptr [rsp + 320]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rax
-	mov	rax, qword ptr [rsp + 328]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rax
-	mov	rax, qword ptr [rsp + 336]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rax
-	mov	rax, qword ptr [rsp + 184]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 184], rax
-	mov	rax, qword ptr [rsp + 192]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 192], rax
-	mov	rax, qword ptr [rsp + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 200], rax
-	mov	rax, qword ptr [rsp + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 208], rax
-	mov	rax, qword ptr [rsp + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 216], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 224], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 232], rax
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 240], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -20105,9 +19508,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -20132,9 +19534,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -20159,9 +19560,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 376], rdx
@@ -20186,9 +19586,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -20213,9 +19612,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -20240,9 +19638,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -20267,11 +19664,11 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 352]
 	adox	r14, rax
 	adcx	r9, r13
@@ -20292,14 +19689,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 400]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 352]
 	adox	r9, rax
 	adcx	r10, r14
@@ -20320,15 +19715,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsp + 352]
 	adox	r10, rax
 	adcx	r11, r9
@@ -20349,15 +19741,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 104]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 104], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsp + 352]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -20378,15 +19767,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 112]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 112], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsp + 352]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -20407,15 +19793,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 120]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 120], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsp + 352]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -20436,15 +19819,10 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 128]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 128], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsp + 136]
+	add	r12, qword ptr [rsp + 136]
 	mov	qword ptr [rsp + 136], r12
 	adc	r13, qword ptr [rsp + 144]
 	mov	qword ptr [rsp + 144], r13
@@ -20506,9 +19884,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 40]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 360], rdx
@@ -20530,9 +19907,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 368], rdx
@@ -20554,9 +19930,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 376], rdx
@@ -20578,9 +19953,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -20602,9 +19976,8 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -20626,11 +19999,11 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, qword ptr [rsi + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 136]
 	mulx	r12, rax, qword ptr [rsp + 352]
 	adox	r13, rax
 	adcx	r9, r12
@@ -20648,14 +20021,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 392]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	add	r13, qword ptr [rsp + 136]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 136], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 144]
 	mulx	r13, rax, qword ptr [rsp + 352]
 	adox	r9, rax
 	adcx	r10, r13
@@ -20673,15 +20044,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 392]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 144]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 144], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 152]
 	mulx	r9, rax, qword ptr [rsp + 352]
 	adox	r10, rax
 	adcx	r11, r9
@@ -20699,15 +20067,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsp + 392]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 152]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 152], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 160]
 	mulx	r10, rax, qword ptr [rsp + 352]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -20725,15 +20090,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 392]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 160]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 160], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 168]
 	mulx	r11, rax, qword ptr [rsp + 352]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -20751,15 +20113,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 392]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 168]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 168], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 176]
 	mulx	rbx, rax, qword ptr [rsp + 352]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -20777,15 +20136,12 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 392]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 176]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 176], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 184]
 	mulx	rbp, rax, qword ptr [rsp + 352]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -20803,15 +20159,10 @@ tabai_mont_sqr_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 392]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 184]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 184], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 192]
+	add	r13, qword ptr [rsp + 192]
 	mov	qword ptr [rsp + 192], r13
 	adc	r9, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r9
@@ -21055,74 +20406,6 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r15, rax
 	mov	qword ptr [rsp + 120], r14
 	mov	qword ptr [rsp + 128], r15
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 32], rax
-	mov	r8, qword ptr [rsp + 40]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 40], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 48]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 48], rdi
-	mov	r8, qword ptr [rsp + 56]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 56], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 64]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 64], rdi
-	mov	r8, qword ptr [rsp + 72]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 72], r8
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 80]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 80], rdi
-	mov	r8, qword ptr [rsp + 88]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 88], r8
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 96]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 96], rdi
-	mov	r8, qword ptr [rsp + 104]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 104], r8
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 112]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 112], rdi
-	mov	r8, qword ptr [rsp + 120]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 120], r8
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 128]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 128], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 136], r8
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rdi, rcx, qword ptr [rsi + 64]
 	mulx	r8, rax, qword ptr [rsi + 72]
@@ -21213,10 +20496,305 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r15, rax
 	mov	qword ptr [rsp + 232], r14
 	mov	qword ptr [rsp + 240], r15
+	xor	eax, eax
+	mov	qword ptr [rsp + 136], rax
+	mov	qword ptr [rsp + 144], rax
+	xor	ecx, ecx
 	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	rdi, qword ptr [rsp + 88]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	rdi, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rsp + 88], rdi
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 96]
+	mulx	rdi, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rdi
+	mulx	rdi, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rdi
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rdi
+	mulx	rdi, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, rdi
+	mulx	rdi, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, rdi
+	mulx	rdi, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, rdi
+	mulx	rdi, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adox	rdi, rcx
+	adcx	rdi, rcx
+	mov	qword ptr [rsp + 96], r8
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	rdi, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	rdi, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rsp + 104], r9
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	rdi, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	rdi, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rsp + 112], r10
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	rdi, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rsp + 120], r11
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	rdi, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rsp + 128], rbx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	rdi, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rsp + 136], rbp
+	add	r12, qword ptr [rsp + 144]
+	mov	qword ptr [rsp + 144], r12
+	adc	rdi, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], rdi
+	adc	r8, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r8
+	adc	r9, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r9
+	adc	r10, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r10
+	adc	r11, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r11
+	adc	rbx, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbx
+	mov	rax, qword ptr [rsp + 200]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 200], rax
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 240], rax
+	xor	edi, edi
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rsp + 32], rax
+	mov	r8, qword ptr [rsp + 40]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 40], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 48]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 48], rdi
+	mov	r8, qword ptr [rsp + 56]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 56], r8
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 64]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 64], rdi
+	mov	r8, qword ptr [rsp + 72]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 72], r8
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 80]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 80], rdi
+	mov	r8, qword ptr [rsp + 88]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 96]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 96], rdi
+	mov	r8, qword ptr [rsp + 104]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 112]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 112], rdi
+	mov	r8, qword ptr [rsp + 120]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 120], r8
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 128]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 128], rdi
+	mov	r8, qword ptr [rsp + 136]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 136], r8
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 144], rax
+	mov	rdi, qword ptr [rsp + 144]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 144], rdi
 	mov	r8, qword ptr [rsp + 152]
 	adcx	r8, r8
 	adox	r8, rcx
@@ -21281,273 +20859,10 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r8, r8
 	adox	r8, rcx
 	mov	qword ptr [rsp + 248], r8
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rdi, rcx, qword ptr [rsi]
-	mulx	r8, rax, qword ptr [rsi + 8]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	adc	rbp, 0
-	mov	qword ptr [rsp + 256], rcx
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	rdi, rax
-	mov	qword ptr [rsp + 264], rdi
-	adcx	r8, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 272], r8
-	adcx	r9, rdi
-	mulx	rdi, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	rcx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 280], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	rdi, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 288], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	rdi, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 296], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	rdi, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 304], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	rdi, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	qword ptr [rsp + 312], rbp
-	mov	qword ptr [rsp + 320], rcx
-	mov	qword ptr [rsp + 328], rdi
-	mov	qword ptr [rsp + 336], r8
-	mov	qword ptr [rsp + 344], r9
-	mov	qword ptr [rsp + 352], r10
-	mov	qword ptr [rsp + 360], r11
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp + 256]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rax
-	mov	rax, qword ptr [rsp + 264]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rax
-	mov	rax, qword ptr [rsp + 272]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rax
-	mov	rax, qword ptr [rsp + 280]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rax
-	mov	rax, qword ptr [rsp + 288]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rax
-	mov	rax, qword ptr [rsp + 296]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rax
-	mov	rax, qword ptr [rsp + 304]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rax
-	mov	rax, qword ptr [rsp + 312]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rax
-	mov	rax, qword ptr [rsp + 320]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rax
-	mov	rax, qword ptr [rsp + 328]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rax
-	mov	rax, qword ptr [rsp + 336]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rax
-	mov	rax, qword ptr [rsp + 344]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rax
-	mov	rax, qword ptr [rsp + 352]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], rax
-	mov	rax, qword ptr [rsp + 360]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], rax
-	mov	rax, qword ptr [rsp + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 200], rax
-	mov	rax, qword ptr [rsp + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 208], rax
-	mov	rax, qword ptr [rsp + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 216], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 224], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 232], rax
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 240], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 248], rax
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 256], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -21579,9 +20894,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -21606,9 +20920,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -21633,9 +20946,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -21660,9 +20972,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -21687,9 +20998,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -21714,9 +21024,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -21741,11 +21050,11 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 88]
 	mulx	r13, rax, qword ptr [rsp + 376]
 	adox	r14, rax
 	adcx	r9, r13
@@ -21766,14 +21075,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 424]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 88]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 88], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 376]
 	adox	r9, rax
 	adcx	r10, r14
@@ -21794,15 +21101,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 104]
 	mulx	r9, rax, qword ptr [rsp + 376]
 	adox	r10, rax
 	adcx	r11, r9
@@ -21823,15 +21127,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 104]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 104], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 112]
 	mulx	r10, rax, qword ptr [rsp + 376]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -21852,15 +21153,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 112]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 112], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 120]
 	mulx	r11, rax, qword ptr [rsp + 376]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -21881,15 +21179,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 120]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 120], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 128]
 	mulx	rbx, rax, qword ptr [rsp + 376]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -21910,15 +21205,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 128]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 128], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 136]
 	mulx	rbp, rax, qword ptr [rsp + 376]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -21939,15 +21231,10 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 136]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 136], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 144]
+	add	r13, qword ptr [rsp + 144]
 	mov	qword ptr [rsp + 144], r13
 	adc	r14, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], r14
@@ -22016,9 +21303,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 384], rdx
@@ -22043,9 +21329,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 392], rdx
@@ -22070,9 +21355,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 400], rdx
@@ -22097,9 +21381,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -22124,9 +21407,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -22151,9 +21433,8 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -22178,11 +21459,11 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 144]
 	mulx	r13, rax, qword ptr [rsp + 376]
 	adox	r14, rax
 	adcx	r9, r13
@@ -22203,14 +21484,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 424]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 144]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 144], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 152]
 	mulx	r14, rax, qword ptr [rsp + 376]
 	adox	r9, rax
 	adcx	r10, r14
@@ -22231,15 +21510,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 152]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 152], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 160]
 	mulx	r9, rax, qword ptr [rsp + 376]
 	adox	r10, rax
 	adcx	r11, r9
@@ -22260,15 +21536,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 160]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 160], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 168]
 	mulx	r10, rax, qword ptr [rsp + 376]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -22289,15 +21562,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 168]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 168], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 176]
 	mulx	r11, rax, qword ptr [rsp + 376]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -22318,15 +21588,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 176]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 176], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 184]
 	mulx	rbx, rax, qword ptr [rsp + 376]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -22347,15 +21614,12 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 184]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 184], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 192]
 	mulx	rbp, rax, qword ptr [rsp + 376]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -22376,15 +21640,10 @@ tabai_mont_sqr_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 192]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 192], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 200]
+	add	r13, qword ptr [rsp + 200]
 	mov	qword ptr [rsp + 200], r13
 	adc	r14, qword ptr [rsp + 208]
 	mov	qword ptr [rsp + 208], r14
@@ -22636,74 +21895,6 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r15, rax
 	mov	qword ptr [rsp + 120], r14
 	mov	qword ptr [rsp + 128], r15
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 32], rax
-	mov	r8, qword ptr [rsp + 40]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 40], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 48]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 48], rdi
-	mov	r8, qword ptr [rsp + 56]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 56], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 64]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 64], rdi
-	mov	r8, qword ptr [rsp + 72]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 72], r8
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 80]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 80], rdi
-	mov	r8, qword ptr [rsp + 88]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 88], r8
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 96]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 96], rdi
-	mov	r8, qword ptr [rsp + 104]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 104], r8
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 112]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 112], rdi
-	mov	r8, qword ptr [rsp + 120]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 120], r8
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 128]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 128], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 136], r8
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rdi, rcx, qword ptr [rsi + 64]
 	mulx	r8, rax, qword ptr [rsi + 72]
@@ -22820,10 +22011,334 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rdi, rax
 	mov	qword ptr [rsp + 248], rcx
 	mov	qword ptr [rsp + 256], rdi
+	xor	eax, eax
+	mov	qword ptr [rsp + 136], rax
+	mov	qword ptr [rsp + 144], rax
+	xor	ecx, ecx
 	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	rdi, qword ptr [rsp + 88]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	rdi, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rsp + 88], rdi
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 96]
+	mulx	rdi, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rdi
+	mulx	rdi, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rdi
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rdi
+	mulx	rdi, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, rdi
+	mulx	rdi, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, rdi
+	mulx	rdi, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, rdi
+	mulx	rdi, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adox	rdi, rcx
+	adcx	rdi, rcx
+	mov	qword ptr [rsp + 96], r8
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	rdi, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	rdi, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rsp + 104], r9
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	rdi, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	rdi, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rsp + 112], r10
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	rdi, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rsp + 120], r11
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	rdi, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rsp + 128], rbx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	rdi, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rsp + 136], rbp
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	rdi, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	rdi, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rsp + 144], r12
+	add	rdi, qword ptr [rsp + 152]
+	mov	qword ptr [rsp + 152], rdi
+	adc	r8, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r8
+	adc	r9, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], r9
+	adc	r10, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r10
+	adc	r11, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r11
+	adc	rbx, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], rbx
+	adc	rbp, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], rbp
+	mov	rax, qword ptr [rsp + 208]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 208], rax
+	mov	rax, qword ptr [rsp + 216]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 216], rax
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 256], rax
+	xor	edi, edi
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rsp + 32], rax
+	mov	r8, qword ptr [rsp + 40]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 40], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 48]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 48], rdi
+	mov	r8, qword ptr [rsp + 56]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 56], r8
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 64]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 64], rdi
+	mov	r8, qword ptr [rsp + 72]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 72], r8
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 80]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 80], rdi
+	mov	r8, qword ptr [rsp + 88]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 96]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 96], rdi
+	mov	r8, qword ptr [rsp + 104]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 112]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 112], rdi
+	mov	r8, qword ptr [rsp + 120]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 120], r8
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 128]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 128], rdi
+	mov	r8, qword ptr [rsp + 136]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 136], r8
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 144], rax
+	mov	rdi, qword ptr [rsp + 144]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 144], rdi
 	mov	r8, qword ptr [rsp + 152]
 	adcx	r8, r8
 	adox	r8, rcx
@@ -22898,307 +22413,10 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r8, r8
 	adox	r8, rcx
 	mov	qword ptr [rsp + 264], r8
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rdi, rcx, qword ptr [rsi]
-	mulx	r8, rax, qword ptr [rsi + 8]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	adc	rbp, 0
-	mov	qword ptr [rsp + 272], rcx
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	rdi, rax
-	mov	qword ptr [rsp + 280], rdi
-	adcx	r8, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 288], r8
-	adcx	r9, rdi
-	mulx	rdi, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	rcx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 296], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	rdi, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 304], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	rdi, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 312], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	rdi, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 320], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	rdi, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 112]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 328], rbp
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	rcx, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	rdi, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	qword ptr [rsp + 336], rcx
-	mov	qword ptr [rsp + 344], rdi
-	mov	qword ptr [rsp + 352], r8
-	mov	qword ptr [rsp + 360], r9
-	mov	qword ptr [rsp + 368], r10
-	mov	qword ptr [rsp + 376], r11
-	mov	qword ptr [rsp + 384], rbx
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp + 272]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], rax
-	mov	rax, qword ptr [rsp + 280]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rax
-	mov	rax, qword ptr [rsp + 288]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rax
-	mov	rax, qword ptr [rsp + 296]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rax
-	mov	rax, qword ptr [rsp + 304]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rax
-	mov	rax, qword ptr [rsp + 312]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rax
-	mov	rax, qword ptr [rsp + 320]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rax
-	mov	rax, qword ptr [rsp + 328]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rax
-	mov	rax, qword ptr [rsp + 336]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rax
-	mov	rax, qword ptr [rsp + 344]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rax
-	mov	rax, qword ptr [rsp + 352]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rax
-	mov	rax, qword ptr [rsp + 360]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rax
-	mov	rax, qword ptr [rsp + 368]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], rax
-	mov	rax, qword ptr [rsp + 376]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], rax
-	mov	rax, qword ptr [rsp + 384]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 200]
-	mov	qword ptr [rsp + 200], rax
-	mov	rax, qword ptr [rsp + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 208], rax
-	mov	rax, qword ptr [rsp + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 216], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 224], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 232], rax
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 240], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 248], rax
-	mov	rax, qword ptr [rsp + 256]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 256], rax
-	mov	rax, qword ptr [rsp + 264]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 264], rax
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 272], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -23234,9 +22452,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -23264,9 +22481,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -23294,9 +22510,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -23324,9 +22539,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -23354,9 +22568,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -23384,9 +22597,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -23414,9 +22626,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -23444,11 +22655,11 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r15, rax
 	adcx	r9, r14
@@ -23472,14 +22683,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 456]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
 	mulx	r15, rax, qword ptr [rsp + 400]
 	adox	r9, rax
 	adcx	r10, r15
@@ -23503,15 +22712,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 456]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 104]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 104], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r10, rax
 	adcx	r11, r9
@@ -23535,15 +22741,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 456]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 112]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 112], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -23567,15 +22770,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 456]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 120]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 120], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -23599,15 +22799,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 456]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 128]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 128], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -23631,15 +22828,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 456]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 136]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 136], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsp + 400]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -23663,15 +22857,10 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 456]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 144]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 144], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsp + 152]
+	add	r13, qword ptr [rsp + 152]
 	mov	qword ptr [rsp + 152], r13
 	adc	r14, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r14
@@ -23742,9 +22931,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 408], rdx
@@ -23769,9 +22957,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 416], rdx
@@ -23796,9 +22983,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 424], rdx
@@ -23823,9 +23009,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -23850,9 +23035,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -23877,9 +23061,8 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -23904,11 +23087,11 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsp + 152]
 	mulx	r13, rax, qword ptr [rsp + 400]
 	adox	r14, rax
 	adcx	r9, r13
@@ -23929,14 +23112,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 448]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	add	r14, qword ptr [rsp + 152]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsp + 152], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 160]
 	mulx	r14, rax, qword ptr [rsp + 400]
 	adox	r9, rax
 	adcx	r10, r14
@@ -23957,15 +23138,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 448]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 160]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 160], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 168]
 	mulx	r9, rax, qword ptr [rsp + 400]
 	adox	r10, rax
 	adcx	r11, r9
@@ -23986,15 +23164,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsp + 448]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 168]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 168], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 176]
 	mulx	r10, rax, qword ptr [rsp + 400]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -24015,15 +23190,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 448]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 176]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 176], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 184]
 	mulx	r11, rax, qword ptr [rsp + 400]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -24044,15 +23216,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 448]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 184]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 184], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 192]
 	mulx	rbx, rax, qword ptr [rsp + 400]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -24073,15 +23242,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 448]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 192]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 192], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 200]
 	mulx	rbp, rax, qword ptr [rsp + 400]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -24102,15 +23268,12 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 448]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 200]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 200], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 208]
 	mulx	r12, rax, qword ptr [rsp + 400]
 	adox	r13, rax
 	adcx	r14, r12
@@ -24131,15 +23294,10 @@ tabai_mont_sqr_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 448]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 208]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 208], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 216]
+	add	r14, qword ptr [rsp + 216]
 	mov	qword ptr [rsp + 216], r14
 	adc	r9, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r9
@@ -24423,84 +23581,6 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rdi, rax
 	mov	qword ptr [rsp + 136], rcx
 	mov	qword ptr [rsp + 144], rdi
-	xor	edi, edi
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 32], rax
-	mov	r8, qword ptr [rsp + 40]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 40], r8
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 48]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 48], rdi
-	mov	r8, qword ptr [rsp + 56]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 56], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 64]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 64], rdi
-	mov	r8, qword ptr [rsp + 72]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 72], r8
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 80]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 80], rdi
-	mov	r8, qword ptr [rsp + 88]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 88], r8
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 96]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 96], rdi
-	mov	r8, qword ptr [rsp + 104]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 104], r8
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 112]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 112], rdi
-	mov	r8, qword ptr [rsp + 120]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 120], r8
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 128]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 128], rdi
-	mov	r8, qword ptr [rsp + 136]
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 136], r8
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rcx, rax, rdx
-	mov	rdi, qword ptr [rsp + 144]
-	adcx	rdi, rdi
-	adox	rdi, rax
-	mov	qword ptr [rsp + 144], rdi
-	mov	r8d, 0
-	adcx	r8, r8
-	adox	r8, rcx
-	mov	qword ptr [rsp + 152], r8
 	mov	rdx, qword ptr [rsi + 64]
 	mulx	rdi, rcx, qword ptr [rsi + 72]
 	mulx	r8, rax, qword ptr [rsi + 80]
@@ -24617,10 +23697,371 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rdi, rax
 	mov	qword ptr [rsp + 264], rcx
 	mov	qword ptr [rsp + 272], rdi
+	xor	eax, eax
+	mov	qword ptr [rsp + 152], rax
+	mov	qword ptr [rsp + 160], rax
+	xor	ecx, ecx
 	xor	edi, edi
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	rdi, qword ptr [rsp + 96]
+	mulx	r13, rax, qword ptr [rsi]
+	adox	rdi, rax
+	adcx	r8, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adox	r13, rcx
+	adcx	r13, rcx
+	mov	qword ptr [rsp + 96], rdi
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r8, qword ptr [rsp + 104]
+	mulx	rdi, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, rdi
+	mulx	rdi, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, rdi
+	mulx	rdi, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, rdi
+	mulx	rdi, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, rdi
+	mulx	rdi, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, rdi
+	mulx	rdi, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, rdi
+	mulx	rdi, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, rdi
+	mulx	rdi, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	rdi, rcx
+	adcx	rdi, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 112]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	rdi, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	rdi, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rsp + 112], r9
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 120]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	rdi, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	rdi, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rsp + 120], r10
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 128]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	rdi, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	rdi, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rsp + 128], r11
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 136]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	rdi, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	rdi, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rsp + 136], rbx
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 144]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	rdi, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	rdi, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rsp + 144], rbp
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 152]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	rdi, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	rdi, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rsp + 152], r12
+	add	r13, qword ptr [rsp + 160]
+	mov	qword ptr [rsp + 160], r13
+	adc	rdi, qword ptr [rsp + 168]
+	mov	qword ptr [rsp + 168], rdi
+	adc	r8, qword ptr [rsp + 176]
+	mov	qword ptr [rsp + 176], r8
+	adc	r9, qword ptr [rsp + 184]
+	mov	qword ptr [rsp + 184], r9
+	adc	r10, qword ptr [rsp + 192]
+	mov	qword ptr [rsp + 192], r10
+	adc	r11, qword ptr [rsp + 200]
+	mov	qword ptr [rsp + 200], r11
+	adc	rbx, qword ptr [rsp + 208]
+	mov	qword ptr [rsp + 208], rbx
+	adc	rbp, qword ptr [rsp + 216]
+	mov	qword ptr [rsp + 216], rbp
+	mov	rax, qword ptr [rsp + 224]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 224], rax
+	mov	rax, qword ptr [rsp + 232]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 232], rax
+	mov	rax, qword ptr [rsp + 240]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 240], rax
+	mov	rax, qword ptr [rsp + 248]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 248], rax
+	mov	rax, qword ptr [rsp + 256]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 256], rax
+	mov	rax, qword ptr [rsp + 264]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 264], rax
+	mov	rax, qword ptr [rsp + 272]
+	adc	rax, rcx
+	mov	qword ptr [rsp + 272], rax
+	xor	edi, edi
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rsp + 32], rax
+	mov	r8, qword ptr [rsp + 40]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 40], r8
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 48]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 48], rdi
+	mov	r8, qword ptr [rsp + 56]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 56], r8
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 64]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 64], rdi
+	mov	r8, qword ptr [rsp + 72]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 72], r8
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 80]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 80], rdi
+	mov	r8, qword ptr [rsp + 88]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 88], r8
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 96]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 96], rdi
+	mov	r8, qword ptr [rsp + 104]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 104], r8
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 112]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 112], rdi
+	mov	r8, qword ptr [rsp + 120]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 120], r8
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 128]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 128], rdi
+	mov	r8, qword ptr [rsp + 136]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 136], r8
+	mov	rdx, qword ptr [rsi + 56]
+	mulx	rcx, rax, rdx
+	mov	rdi, qword ptr [rsp + 144]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 144], rdi
+	mov	r8, qword ptr [rsp + 152]
+	adcx	r8, r8
+	adox	r8, rcx
+	mov	qword ptr [rsp + 152], r8
 	mov	rdx, qword ptr [rsi + 64]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rsp + 160], rax
+	mov	rdi, qword ptr [rsp + 160]
+	adcx	rdi, rdi
+	adox	rdi, rax
+	mov	qword ptr [rsp + 160], rdi
 	mov	r8, qword ptr [rsp + 168]
 	adcx	r8, r8
 	adox	r8, rcx
@@ -24695,335 +24136,10 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r8, r8
 	adox	r8, rcx
 	mov	qword ptr [rsp + 280], r8
-	mov	rdx, qword ptr [rsi + 64]
-	mulx	rdi, rcx, qword ptr [rsi]
-	mulx	r8, rax, qword ptr [rsi + 8]
-	add	rdi, rax
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adc	rbp, rax
-	adc	r12, 0
-	mov	qword ptr [rsp + 288], rcx
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	rdi, rax
-	mov	qword ptr [rsp + 296], rdi
-	adcx	r8, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	rdi, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 304], r8
-	adcx	r9, rdi
-	mulx	rdi, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rdi
-	mulx	rdi, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rdi
-	mulx	rdi, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rdi
-	mulx	rdi, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rdi
-	mulx	rdi, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	rcx, rdi
-	mulx	rdi, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	rdi, rax
-	adcx	rdi, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 312], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	adcx	rdi, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rdi, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 320], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	rdi, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rdi, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 328], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	rdi, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rdi, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 112]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 336], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	rdi, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rdi, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 120]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 344], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	rdi, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rdi, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	qword ptr [rsp + 352], r12
-	mov	qword ptr [rsp + 360], rcx
-	mov	qword ptr [rsp + 368], rdi
-	mov	qword ptr [rsp + 376], r8
-	mov	qword ptr [rsp + 384], r9
-	mov	qword ptr [rsp + 392], r10
-	mov	qword ptr [rsp + 400], r11
-	mov	qword ptr [rsp + 408], rbx
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp + 288]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rax
-	mov	rax, qword ptr [rsp + 296]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rax
-	mov	rax, qword ptr [rsp + 304]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], rax
-	mov	rax, qword ptr [rsp + 312]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], rax
-	mov	rax, qword ptr [rsp + 320]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], rax
-	mov	rax, qword ptr [rsp + 328]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rax
-	mov	rax, qword ptr [rsp + 336]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], rax
-	mov	rax, qword ptr [rsp + 344]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], rax
-	mov	rax, qword ptr [rsp + 352]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], rax
-	mov	rax, qword ptr [rsp + 360]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rax
-	mov	rax, qword ptr [rsp + 368]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rax
-	mov	rax, qword ptr [rsp + 376]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], rax
-	mov	rax, qword ptr [rsp + 384]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 192]
-	mov	qword ptr [rsp + 192], rax
-	mov	rax, qword ptr [rsp + 392]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 200]
-	mov	qword ptr [rsp + 200], rax
-	mov	rax, qword ptr [rsp + 400]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 208]
-	mov	qword ptr [rsp + 208], rax
-	mov	rax, qword ptr [rsp + 408]
-	adcx	rax, rax
-	adox	rax, qword ptr [rsp + 216]
-	mov	qword ptr [rsp + 216], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 224], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 232], rax
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 240], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 248], rax
-	mov	rax, qword ptr [rsp + 256]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 256], rax
-	mov	rax, qword ptr [rsp + 264]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 264], rax
-	mov	rax, qword ptr [rsp + 272]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 272], rax
-	mov	rax, qword ptr [rsp + 280]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rsp + 280], rax
 	mov	rsi, qword ptr [rsp + 8]
 	mov	rdi, qword ptr [rsp + 16]
 	mov	qword ptr [rsp + 288], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsp + 32]
 	mov	r10, qword ptr [rsp + 40]
 	mov	r11, qword ptr [rsp + 48]
@@ -25059,9 +24175,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -25089,9 +24204,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -25119,9 +24233,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -25149,9 +24262,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -25179,9 +24291,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 464], rdx
@@ -25209,9 +24320,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 472], rdx
@@ -25239,9 +24349,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 480], rdx
@@ -25269,11 +24378,11 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 96]
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r15, rax
 	adcx	r9, r14
@@ -25297,14 +24406,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 480]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 96]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 96], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 104]
 	mulx	r15, rax, qword ptr [rsp + 424]
 	adox	r9, rax
 	adcx	r10, r15
@@ -25328,15 +24435,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 480]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 104]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 104], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 112]
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r10, rax
 	adcx	r11, r9
@@ -25360,15 +24464,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 480]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 112]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 112], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 120]
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -25392,15 +24493,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 480]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 120]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 120], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 128]
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -25424,15 +24522,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 480]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 128]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 128], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 136]
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -25456,15 +24551,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 480]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 136]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 136], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 144]
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -25488,15 +24580,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 480]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 144]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 144], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 152]
 	mulx	r12, rax, qword ptr [rsp + 424]
 	adox	r13, rax
 	adcx	r14, r12
@@ -25520,15 +24609,10 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 480]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 152]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 152], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 160]
+	add	r14, qword ptr [rsp + 160]
 	mov	qword ptr [rsp + 160], r14
 	adc	r15, qword ptr [rsp + 168]
 	mov	qword ptr [rsp + 168], r15
@@ -25606,9 +24690,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 432], rdx
@@ -25636,9 +24719,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 440], rdx
@@ -25666,9 +24748,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 448], rdx
@@ -25696,9 +24777,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 456], rdx
@@ -25726,9 +24806,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 464], rdx
@@ -25756,9 +24835,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 472], rdx
@@ -25786,9 +24864,8 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, rdi
 	mov	qword ptr [rsp + 480], rdx
@@ -25816,11 +24893,11 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsp + 160]
 	mulx	r14, rax, qword ptr [rsp + 424]
 	adox	r15, rax
 	adcx	r9, r14
@@ -25844,14 +24921,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 480]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsp + 160]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsp + 160], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsp + 168]
 	mulx	r15, rax, qword ptr [rsp + 424]
 	adox	r9, rax
 	adcx	r10, r15
@@ -25875,15 +24950,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 480]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsp + 168]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsp + 168], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsp + 176]
 	mulx	r9, rax, qword ptr [rsp + 424]
 	adox	r10, rax
 	adcx	r11, r9
@@ -25907,15 +24979,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 480]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsp + 176]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsp + 176], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsp + 184]
 	mulx	r10, rax, qword ptr [rsp + 424]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -25939,15 +25008,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 480]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsp + 184]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsp + 184], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsp + 192]
 	mulx	r11, rax, qword ptr [rsp + 424]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -25971,15 +25037,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 480]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsp + 192]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsp + 192], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsp + 200]
 	mulx	rbx, rax, qword ptr [rsp + 424]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -26003,15 +25066,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 480]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsp + 200]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsp + 200], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsp + 208]
 	mulx	rbp, rax, qword ptr [rsp + 424]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -26035,15 +25095,12 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 480]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsp + 208]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsp + 208], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [rsi + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsp + 216]
 	mulx	r12, rax, qword ptr [rsp + 424]
 	adox	r13, rax
 	adcx	r14, r12
@@ -26067,15 +25124,10 @@ tabai_mont_sqr_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 480]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsp + 216]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsp + 216], r13
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r14, qword ptr [rsp + 224]
+	add	r14, qword ptr [rsp + 224]
 	mov	qword ptr [rsp + 224], r14
 	adc	r15, qword ptr [rsp + 232]
 	mov	qword ptr [rsp + 232], r15

@@ -1544,139 +1544,23 @@ tabai_mul_n10_bmi2:
 	mov	qword ptr [rdi + 96], r8
 	mov	qword ptr [rdi + 104], r9
 	mov	qword ptr [rdi + 112], r10
+	xor	eax, eax
+	mov	qword ptr [rdi + 120], rax
+	mov	qword ptr [rdi + 128], rax
+	mov	qword ptr [rdi + 136], rax
+	mov	qword ptr [rdi + 144], rax
+	mov	qword ptr [rdi + 152], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 40]
-	mulx	r11, rax, qword ptr [rsi + 48]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adc	rbp, rax
-	adc	r12, 0
-	add	r8, qword ptr [rdi + 40]
-	mov	qword ptr [rdi + 40], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 48]
-	mov	qword ptr [rdi + 48], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	r8, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 40]
 	mulx	r12, rax, qword ptr [rsi + 40]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 48]
 	adox	r10, rax
@@ -1689,38 +1573,32 @@ tabai_mul_n10_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
+	adox	r12, r8
 	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 64]
+	mov	qword ptr [rdi + 40], r9
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 48]
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 48], r10
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 56]
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1732,18 +1610,15 @@ tabai_mul_n10_bmi2:
 	adcx	r12, r10
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r12, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 72]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 56], r11
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 64]
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1752,29 +1627,144 @@ tabai_mul_n10_bmi2:
 	adcx	r12, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
 	adox	r10, rax
-	mov	eax, 0
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 64], rbx
+	mov	rdx, qword ptr [rcx + 32]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 72]
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 112]
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 72], rbp
+	mov	rdx, qword ptr [rcx + 40]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 80]
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 80], r12
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 88]
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adox	r12, r8
+	adcx	r12, r8
+	mov	qword ptr [rdi + 88], r9
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 96]
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 96], r10
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 104]
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 104], r11
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 112]
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 112], rbx
-	sbb	r9, r9
-	neg	r9
-	adc	rbp, 0
+	add	rbp, qword ptr [rdi + 120]
 	mov	qword ptr [rdi + 120], rbp
-	adc	r12, 0
+	adc	r12, qword ptr [rdi + 128]
 	mov	qword ptr [rdi + 128], r12
-	adc	r8, 0
-	mov	qword ptr [rdi + 136], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 136]
+	mov	qword ptr [rdi + 136], r9
+	adc	r10, qword ptr [rdi + 144]
 	mov	qword ptr [rdi + 144], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 152]
 	mov	qword ptr [rdi + 152], r11
 	pop	r12
 	.cfi_adjust_cfa_offset -8
@@ -2060,139 +2050,23 @@ tabai_mul_n11_bmi2:
 	mov	qword ptr [rdi + 112], r8
 	mov	qword ptr [rdi + 120], r9
 	mov	qword ptr [rdi + 128], r10
+	xor	eax, eax
+	mov	qword ptr [rdi + 136], rax
+	mov	qword ptr [rdi + 144], rax
+	mov	qword ptr [rdi + 152], rax
+	mov	qword ptr [rdi + 160], rax
+	mov	qword ptr [rdi + 168], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 48]
-	mulx	r11, rax, qword ptr [rsi + 56]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adc	rbp, rax
-	adc	r12, 0
-	add	r8, qword ptr [rdi + 48]
-	mov	qword ptr [rdi + 48], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r8, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r8, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 48]
 	mulx	r12, rax, qword ptr [rsi + 48]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	r10, rax
@@ -2205,38 +2079,32 @@ tabai_mul_n11_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
+	adox	r12, r8
 	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 64]
+	mov	qword ptr [rdi + 48], r9
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 56]
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 56], r10
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 64]
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2248,18 +2116,15 @@ tabai_mul_n11_bmi2:
 	adcx	r12, r10
 	mulx	r10, rax, qword ptr [rsi + 72]
 	adox	r12, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 72]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 64], r11
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 72]
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2268,52 +2133,164 @@ tabai_mul_n11_bmi2:
 	adcx	r12, r11
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	r12, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 72], rbx
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 80]
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
 	adcx	r12, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r12, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 72]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r11, rax
-	mov	eax, 0
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 80], rbp
+	mov	rdx, qword ptr [rcx + 40]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 88]
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 128]
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 88], r12
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 96]
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adox	r12, r8
+	adcx	r12, r8
+	mov	qword ptr [rdi + 96], r9
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 104]
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 104], r10
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 112]
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 112], r11
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 120]
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 120], rbx
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 128]
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 128], rbp
-	sbb	r9, r9
-	neg	r9
-	adc	r12, 0
+	add	r12, qword ptr [rdi + 136]
 	mov	qword ptr [rdi + 136], r12
-	adc	r8, 0
-	mov	qword ptr [rdi + 144], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 144]
+	mov	qword ptr [rdi + 144], r9
+	adc	r10, qword ptr [rdi + 152]
 	mov	qword ptr [rdi + 152], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 160]
 	mov	qword ptr [rdi + 160], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 168]
 	mov	qword ptr [rdi + 168], rbx
 	pop	r12
 	.cfi_adjust_cfa_offset -8
@@ -2625,182 +2602,25 @@ tabai_mul_n12_bmi2:
 	mov	qword ptr [rdi + 120], r9
 	mov	qword ptr [rdi + 128], r10
 	mov	qword ptr [rdi + 136], r11
+	xor	eax, eax
+	mov	qword ptr [rdi + 144], rax
+	mov	qword ptr [rdi + 152], rax
+	mov	qword ptr [rdi + 160], rax
+	mov	qword ptr [rdi + 168], rax
+	mov	qword ptr [rdi + 176], rax
+	mov	qword ptr [rdi + 184], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 48]
-	mulx	r11, rax, qword ptr [rsi + 56]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 88]
-	adc	r12, rax
-	adc	r13, 0
-	add	r8, qword ptr [rdi + 48]
-	mov	qword ptr [rdi + 48], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r8, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r8, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r8, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adox	r13, rax
-	adcx	r8, r12
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], r13
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 48]
 	mulx	r13, rax, qword ptr [rsi + 48]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 56]
 	adox	r10, rax
@@ -2816,41 +2636,35 @@ tabai_mul_n12_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 88]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	r12, rax
+	adox	r13, r8
 	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 72]
+	mov	qword ptr [rdi + 48], r9
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 56]
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 56], r10
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 64]
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2865,18 +2679,15 @@ tabai_mul_n12_bmi2:
 	adcx	r13, r10
 	mulx	r10, rax, qword ptr [rsi + 80]
 	adox	r13, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 64], r11
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 72]
 	mulx	r11, rax, qword ptr [rsi + 48]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2888,21 +2699,18 @@ tabai_mul_n12_bmi2:
 	adcx	r13, r11
 	mulx	r11, rax, qword ptr [rsi + 72]
 	adox	r13, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 72], rbx
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 80]
 	mulx	rbx, rax, qword ptr [rsi + 48]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2911,34 +2719,190 @@ tabai_mul_n12_bmi2:
 	adcx	r13, rbx
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	r13, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r11, rax
-	mov	eax, 0
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 80], rbp
+	mov	rdx, qword ptr [rcx + 40]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 88]
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 136]
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 88], r12
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 96]
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adox	r12, r8
+	adcx	r12, r8
+	mov	qword ptr [rdi + 96], r13
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 104]
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adox	r13, r8
+	adcx	r13, r8
+	mov	qword ptr [rdi + 104], r9
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 112]
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 112], r10
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 120]
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 120], r11
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 128]
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 128], rbx
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 136]
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 136], rbp
-	sbb	r9, r9
-	neg	r9
-	adc	r12, 0
+	add	r12, qword ptr [rdi + 144]
 	mov	qword ptr [rdi + 144], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rdi + 152]
 	mov	qword ptr [rdi + 152], r13
-	adc	r8, 0
-	mov	qword ptr [rdi + 160], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 160]
+	mov	qword ptr [rdi + 160], r9
+	adc	r10, qword ptr [rdi + 168]
 	mov	qword ptr [rdi + 168], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 176]
 	mov	qword ptr [rdi + 176], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 184]
 	mov	qword ptr [rdi + 184], rbx
 	pop	r13
 	.cfi_adjust_cfa_offset -8
@@ -3315,182 +3279,25 @@ tabai_mul_n13_bmi2:
 	mov	qword ptr [rdi + 136], r9
 	mov	qword ptr [rdi + 144], r10
 	mov	qword ptr [rdi + 152], r11
+	xor	eax, eax
+	mov	qword ptr [rdi + 160], rax
+	mov	qword ptr [rdi + 168], rax
+	mov	qword ptr [rdi + 176], rax
+	mov	qword ptr [rdi + 184], rax
+	mov	qword ptr [rdi + 192], rax
+	mov	qword ptr [rdi + 200], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 56]
-	mulx	r11, rax, qword ptr [rsi + 64]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adc	r12, rax
-	adc	r13, 0
-	add	r8, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r8, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r8, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r8, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	adcx	r8, r12
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r8, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], r13
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 56]
 	mulx	r13, rax, qword ptr [rsi + 56]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r10, rax
@@ -3506,41 +3313,35 @@ tabai_mul_n13_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	r12, rax
+	adox	r13, r8
 	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 72]
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 64]
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 64], r10
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 72]
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3555,18 +3356,15 @@ tabai_mul_n13_bmi2:
 	adcx	r13, r10
 	mulx	r10, rax, qword ptr [rsi + 88]
 	adox	r13, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 80]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 72], r11
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 80]
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3578,21 +3376,18 @@ tabai_mul_n13_bmi2:
 	adcx	r13, r11
 	mulx	r11, rax, qword ptr [rsi + 80]
 	adox	r13, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 80], rbx
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 88]
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3601,32 +3396,29 @@ tabai_mul_n13_bmi2:
 	adcx	r13, rbx
 	mulx	rbx, rax, qword ptr [rsi + 72]
 	adox	r13, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 96]
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 88], rbp
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 96]
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	r12, rax
 	adcx	r13, rbp
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r13, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	r10, rax
@@ -3636,25 +3428,181 @@ tabai_mul_n13_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
 	adox	rbx, rax
-	mov	eax, 0
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 96], r12
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 104]
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 152]
+	adox	r12, r8
+	adcx	r12, r8
+	mov	qword ptr [rdi + 104], r13
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 112]
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adox	r13, r8
+	adcx	r13, r8
+	mov	qword ptr [rdi + 112], r9
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 120]
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 120], r10
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 128]
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 128], r11
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 136]
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 136], rbx
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 144]
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 144], rbp
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 152]
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 152], r12
-	sbb	r9, r9
-	neg	r9
-	adc	r13, 0
+	add	r13, qword ptr [rdi + 160]
 	mov	qword ptr [rdi + 160], r13
-	adc	r8, 0
-	mov	qword ptr [rdi + 168], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 168]
+	mov	qword ptr [rdi + 168], r9
+	adc	r10, qword ptr [rdi + 176]
 	mov	qword ptr [rdi + 176], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 184]
 	mov	qword ptr [rdi + 184], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 192]
 	mov	qword ptr [rdi + 192], rbx
-	adc	rbp, 0
+	adc	rbp, qword ptr [rdi + 200]
 	mov	qword ptr [rdi + 200], rbp
 	pop	r13
 	.cfi_adjust_cfa_offset -8
@@ -4060,231 +4008,27 @@ tabai_mul_n14_bmi2:
 	mov	qword ptr [rdi + 144], r10
 	mov	qword ptr [rdi + 152], r11
 	mov	qword ptr [rdi + 160], rbx
+	xor	eax, eax
+	mov	qword ptr [rdi + 168], rax
+	mov	qword ptr [rdi + 176], rax
+	mov	qword ptr [rdi + 184], rax
+	mov	qword ptr [rdi + 192], rax
+	mov	qword ptr [rdi + 200], rax
+	mov	qword ptr [rdi + 208], rax
+	mov	qword ptr [rdi + 216], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 56]
-	mulx	r11, rax, qword ptr [rsi + 64]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 104]
-	adc	r13, rax
-	adc	r14, 0
-	add	r8, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r8, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r8, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r14, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r8, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	adcx	r14, r12
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r14, rax
-	adcx	r8, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r8, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], r13
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi + 56]
-	adox	r14, rax
-	adcx	r8, r13
-	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	r8, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], r14
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 56]
 	mulx	r14, rax, qword ptr [rsi + 56]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 64]
 	adox	r10, rax
@@ -4303,44 +4047,38 @@ tabai_mul_n14_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
-	adox	r13, rax
+	adox	r14, r8
 	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 80]
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 64]
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 64], r10
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 72]
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4358,18 +4096,15 @@ tabai_mul_n14_bmi2:
 	adcx	r14, r10
 	mulx	r10, rax, qword ptr [rsi + 96]
 	adox	r14, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 72], r11
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 80]
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -4384,21 +4119,18 @@ tabai_mul_n14_bmi2:
 	adcx	r14, r11
 	mulx	r11, rax, qword ptr [rsi + 88]
 	adox	r14, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 80], rbx
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 88]
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -4410,24 +4142,21 @@ tabai_mul_n14_bmi2:
 	adcx	r14, rbx
 	mulx	rbx, rax, qword ptr [rsi + 80]
 	adox	r14, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 104]
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 88], rbp
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 96]
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -4436,9 +4165,9 @@ tabai_mul_n14_bmi2:
 	adcx	r14, rbp
 	mulx	rbp, rax, qword ptr [rsi + 72]
 	adox	r14, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r10, rax
@@ -4448,27 +4177,230 @@ tabai_mul_n14_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	rbx, rax
-	mov	eax, 0
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 96], r12
+	mov	rdx, qword ptr [rcx + 48]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 104]
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
 	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 160]
+	adox	r12, r8
+	adcx	r12, r8
+	mov	qword ptr [rdi + 104], r13
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 112]
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adox	r13, r8
+	adcx	r13, r8
+	mov	qword ptr [rdi + 112], r14
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 120]
+	mulx	r14, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adox	r14, r8
+	adcx	r14, r8
+	mov	qword ptr [rdi + 120], r9
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 128]
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 128], r10
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 136]
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 136], r11
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 144]
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 144], rbx
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 152]
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 152], rbp
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 160]
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 160], r12
-	sbb	r9, r9
-	neg	r9
-	adc	r13, 0
+	add	r13, qword ptr [rdi + 168]
 	mov	qword ptr [rdi + 168], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rdi + 176]
 	mov	qword ptr [rdi + 176], r14
-	adc	r8, 0
-	mov	qword ptr [rdi + 184], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 184]
+	mov	qword ptr [rdi + 184], r9
+	adc	r10, qword ptr [rdi + 192]
 	mov	qword ptr [rdi + 192], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 200]
 	mov	qword ptr [rdi + 200], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 208]
 	mov	qword ptr [rdi + 208], rbx
-	adc	rbp, 0
+	adc	rbp, qword ptr [rdi + 216]
 	mov	qword ptr [rdi + 216], rbp
 	pop	r14
 	.cfi_adjust_cfa_offset -8
@@ -4948,231 +4880,27 @@ tabai_mul_n15_bmi2:
 	mov	qword ptr [rdi + 160], r10
 	mov	qword ptr [rdi + 168], r11
 	mov	qword ptr [rdi + 176], rbx
+	xor	eax, eax
+	mov	qword ptr [rdi + 184], rax
+	mov	qword ptr [rdi + 192], rax
+	mov	qword ptr [rdi + 200], rax
+	mov	qword ptr [rdi + 208], rax
+	mov	qword ptr [rdi + 216], rax
+	mov	qword ptr [rdi + 224], rax
+	mov	qword ptr [rdi + 232], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 64]
-	mulx	r11, rax, qword ptr [rsi + 72]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 112]
-	adc	r13, rax
-	adc	r14, 0
-	add	r8, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	r8, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r8, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r8, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r14, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r14, rax
-	adcx	r8, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r8, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 112]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], r13
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	r14, rax
-	adcx	r8, r13
-	mulx	r13, rax, qword ptr [rsi + 72]
-	adox	r8, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], r14
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 64]
 	mulx	r14, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
 	adox	r10, rax
@@ -5191,44 +4919,38 @@ tabai_mul_n15_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 112]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
-	adox	r13, rax
+	adox	r14, r8
 	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 80]
+	mov	qword ptr [rdi + 64], r9
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 72]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 72], r10
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 80]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -5246,18 +4968,15 @@ tabai_mul_n15_bmi2:
 	adcx	r14, r10
 	mulx	r10, rax, qword ptr [rsi + 104]
 	adox	r14, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 88]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 80], r11
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 88]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -5272,21 +4991,18 @@ tabai_mul_n15_bmi2:
 	adcx	r14, r11
 	mulx	r11, rax, qword ptr [rsi + 96]
 	adox	r14, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 88], rbx
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 96]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -5298,24 +5014,21 @@ tabai_mul_n15_bmi2:
 	adcx	r14, rbx
 	mulx	rbx, rax, qword ptr [rsi + 88]
 	adox	r14, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 104]
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 96], rbp
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 104]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -5324,9 +5037,9 @@ tabai_mul_n15_bmi2:
 	adcx	r14, rbp
 	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	r14, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
 	adox	r10, rax
@@ -5336,23 +5049,20 @@ tabai_mul_n15_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 112]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 168]
-	mov	qword ptr [rdi + 168], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 112]
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 104], r12
+	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 112]
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r13, rax
 	adcx	r14, r12
 	mulx	r12, rax, qword ptr [rsi + 72]
 	adox	r14, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
 	adox	r10, rax
@@ -5365,27 +5075,230 @@ tabai_mul_n15_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 112]
 	adox	rbp, rax
-	mov	eax, 0
+	adox	r12, r8
+	adcx	r12, r8
+	mov	qword ptr [rdi + 112], r13
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 120]
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r14, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 112]
 	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 176]
+	adox	r13, r8
+	adcx	r13, r8
+	mov	qword ptr [rdi + 120], r14
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 128]
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adox	r14, r8
+	adcx	r14, r8
+	mov	qword ptr [rdi + 128], r9
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 136]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 136], r10
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 144]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 144], r11
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 152]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 152], rbx
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 160]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 160], rbp
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 168]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	rbx, rax
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 168], r12
+	mov	rdx, qword ptr [rcx + 112]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 176]
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r14, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 112]
+	adox	rbp, rax
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 176], r13
-	sbb	r9, r9
-	neg	r9
-	adc	r14, 0
+	add	r14, qword ptr [rdi + 184]
 	mov	qword ptr [rdi + 184], r14
-	adc	r8, 0
-	mov	qword ptr [rdi + 192], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 192]
+	mov	qword ptr [rdi + 192], r9
+	adc	r10, qword ptr [rdi + 200]
 	mov	qword ptr [rdi + 200], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 208]
 	mov	qword ptr [rdi + 208], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 216]
 	mov	qword ptr [rdi + 216], rbx
-	adc	rbp, 0
+	adc	rbp, qword ptr [rdi + 224]
 	mov	qword ptr [rdi + 224], rbp
-	adc	r12, 0
+	adc	r12, qword ptr [rdi + 232]
 	mov	qword ptr [rdi + 232], r12
 	pop	r14
 	.cfi_adjust_cfa_offset -8
@@ -5897,286 +5810,29 @@ tabai_mul_n16_bmi2:
 	mov	qword ptr [rdi + 168], r11
 	mov	qword ptr [rdi + 176], rbx
 	mov	qword ptr [rdi + 184], rbp
+	xor	eax, eax
+	mov	qword ptr [rdi + 192], rax
+	mov	qword ptr [rdi + 200], rax
+	mov	qword ptr [rdi + 208], rax
+	mov	qword ptr [rdi + 216], rax
+	mov	qword ptr [rdi + 224], rax
+	mov	qword ptr [rdi + 232], rax
+	mov	qword ptr [rdi + 240], rax
+	mov	qword ptr [rdi + 248], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	xor	r14d, r14d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 64]
-	mulx	r11, rax, qword ptr [rsi + 72]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 112]
-	adc	r13, rax
-	mulx	r15, rax, qword ptr [rsi + 120]
-	adc	r14, rax
-	adc	r15, 0
-	add	r8, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
-	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 16]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	adcx	r15, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	r15, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 24]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	r15, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	r15, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 120]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 32]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	r15, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	r15, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 120]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 40]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	r15, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	r15, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r8, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 120]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 48]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r14, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r14, rax
-	adcx	r15, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	r15, rax
-	adcx	r8, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r8, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 112]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 120]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], r13
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 56]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	r14, rax
-	adcx	r15, r13
-	mulx	r13, rax, qword ptr [rsi + 72]
-	adox	r15, rax
-	adcx	r8, r13
-	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r8, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 120]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], r14
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 64]
-	xor	eax, eax
-	mulx	r14, rax, qword ptr [rsi + 64]
-	adox	r15, rax
-	adcx	r8, r14
-	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r8, rax
-	adcx	r10, r14
-	mulx	r14, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, r14
-	mulx	r14, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, r14
-	mulx	r14, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	adcx	rbp, r14
-	mulx	r14, rax, qword ptr [rsi + 104]
-	adox	rbp, rax
-	adcx	r12, r14
-	mulx	r14, rax, qword ptr [rsi + 112]
-	adox	r12, rax
-	adcx	r13, r14
-	mulx	r14, rax, qword ptr [rsi + 120]
-	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], r15
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 72]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 64]
 	mulx	r15, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 72]
 	adox	r10, rax
@@ -6198,47 +5854,41 @@ tabai_mul_n16_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], r8
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 80]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
-	adox	r14, rax
+	adox	r15, r8
 	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
-	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], r10
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 88]
+	mov	qword ptr [rdi + 64], r9
+	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 72]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
+	adox	r15, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 72], r10
+	mov	rdx, qword ptr [rcx + 16]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 80]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -6259,18 +5909,15 @@ tabai_mul_n16_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], r11
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 96]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 80], r11
+	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 88]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -6288,21 +5935,18 @@ tabai_mul_n16_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rbx
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 104]
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 88], rbx
+	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 96]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -6317,24 +5961,21 @@ tabai_mul_n16_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 168]
-	mov	qword ptr [rdi + 168], rbp
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 112]
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 96], rbp
+	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 104]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -6346,9 +5987,9 @@ tabai_mul_n16_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	r10, rax
@@ -6358,15 +5999,12 @@ tabai_mul_n16_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 176]
-	mov	qword ptr [rdi + 176], r12
-	sbb	r9, r9
-	mov	rdx, qword ptr [rcx + 120]
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 104], r12
+	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 112]
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r13, rax
 	adcx	r14, r12
@@ -6375,9 +6013,9 @@ tabai_mul_n16_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	r10, rax
@@ -6390,29 +6028,285 @@ tabai_mul_n16_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	mov	eax, 0
+	adox	r12, r8
+	adcx	r12, r8
+	mov	qword ptr [rdi + 112], r13
+	mov	rdx, qword ptr [rcx + 56]
+	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 120]
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r14, rax
+	adcx	r15, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r15, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 112]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 120]
 	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 184]
+	adox	r13, r8
+	adcx	r13, r8
+	mov	qword ptr [rdi + 120], r14
+	mov	rdx, qword ptr [rcx + 64]
+	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 128]
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r15, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 120]
+	adox	r13, rax
+	adox	r14, r8
+	adcx	r14, r8
+	mov	qword ptr [rdi + 128], r15
+	mov	rdx, qword ptr [rcx + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 136]
+	mulx	r15, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r15
+	mulx	r15, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 136], r9
+	mov	rdx, qword ptr [rcx + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 144]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
+	adox	r15, rax
+	adox	r9, r8
+	adcx	r9, r8
+	mov	qword ptr [rdi + 144], r10
+	mov	rdx, qword ptr [rcx + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 152]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adcx	r15, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r15, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 120]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
+	mov	qword ptr [rdi + 152], r11
+	mov	rdx, qword ptr [rcx + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 160]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r15, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r15, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 120]
+	adox	r10, rax
+	adox	r11, r8
+	adcx	r11, r8
+	mov	qword ptr [rdi + 160], rbx
+	mov	rdx, qword ptr [rcx + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 168]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r15, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r15, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 120]
+	adox	r11, rax
+	adox	rbx, r8
+	adcx	rbx, r8
+	mov	qword ptr [rdi + 168], rbp
+	mov	rdx, qword ptr [rcx + 112]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 176]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r15, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r15, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 120]
+	adox	rbx, rax
+	adox	rbp, r8
+	adcx	rbp, r8
+	mov	qword ptr [rdi + 176], r12
+	mov	rdx, qword ptr [rcx + 120]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 184]
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r14, rax
+	adcx	r15, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r15, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 112]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 120]
+	adox	rbp, rax
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 184], r13
-	sbb	r9, r9
-	neg	r9
-	adc	r14, 0
+	add	r14, qword ptr [rdi + 192]
 	mov	qword ptr [rdi + 192], r14
-	adc	r15, 0
+	adc	r15, qword ptr [rdi + 200]
 	mov	qword ptr [rdi + 200], r15
-	adc	r8, 0
-	mov	qword ptr [rdi + 208], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 208]
+	mov	qword ptr [rdi + 208], r9
+	adc	r10, qword ptr [rdi + 216]
 	mov	qword ptr [rdi + 216], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 224]
 	mov	qword ptr [rdi + 224], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 232]
 	mov	qword ptr [rdi + 232], rbx
-	adc	rbp, 0
+	adc	rbp, qword ptr [rdi + 240]
 	mov	qword ptr [rdi + 240], rbp
-	adc	r12, 0
+	adc	r12, qword ptr [rdi + 248]
 	mov	qword ptr [rdi + 248], r12
 	pop	r15
 	.cfi_adjust_cfa_offset -8

@@ -958,60 +958,101 @@ tabai_mul_n32_bmi2:
 	mov	qword ptr [rdi + 296], r9
 	mov	qword ptr [rdi + 304], r10
 	mov	qword ptr [rdi + 312], r11
+	xor	eax, eax
+	mov	qword ptr [rdi + 320], rax
+	mov	qword ptr [rdi + 328], rax
+	mov	qword ptr [rdi + 336], rax
+	mov	qword ptr [rdi + 344], rax
+	mov	qword ptr [rdi + 352], rax
+	mov	qword ptr [rdi + 360], rax
+	mov	qword ptr [rdi + 368], rax
+	mov	qword ptr [rdi + 376], rax
+	mov	qword ptr [rdi + 384], rax
+	mov	qword ptr [rdi + 392], rax
+	mov	qword ptr [rdi + 400], rax
+	mov	qword ptr [rdi + 408], rax
+	mov	qword ptr [rdi + 416], rax
+	mov	qword ptr [rdi + 424], rax
+	mov	qword ptr [rdi + 432], rax
+	mov	qword ptr [rdi + 440], rax
+	mov	qword ptr [rdi + 448], rax
+	mov	qword ptr [rdi + 456], rax
+	mov	qword ptr [rdi + 464], rax
+	mov	qword ptr [rdi + 472], rax
+	mov	qword ptr [rdi + 480], rax
+	mov	qword ptr [rdi + 488], rax
+	mov	qword ptr [rdi + 496], rax
+	mov	qword ptr [rdi + 504], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	xor	r14d, r14d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 64]
-	mulx	r11, rax, qword ptr [rsi + 72]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 112]
-	adc	r13, rax
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 64]
+	mulx	r15, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
-	adc	r14, rax
-	adc	r15, 0
-	add	r8, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], r8
-	sbb	r9, r9
+	adox	r14, rax
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 64], r9
 	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
+	adcx	r10, qword ptr [rdi + 72]
+	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 72]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 72], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 16]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 80]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1032,18 +1073,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 80]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 80], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 88]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1061,21 +1099,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 88]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 88], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 96]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1090,24 +1125,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 96]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 96], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 104]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -1119,9 +1151,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	r10, rax
@@ -1131,15 +1163,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 104]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 104], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 112]
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r13, rax
 	adcx	r14, r12
@@ -1148,9 +1177,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	r10, rax
@@ -1163,23 +1192,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 112]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 112], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 120]
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 72]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 88]
 	adox	r10, rax
@@ -1195,20 +1221,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 120]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 120]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 120], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 128]
 	mulx	r14, rax, qword ptr [rsi + 64]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 80]
 	adox	r10, rax
@@ -1227,17 +1250,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 120]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 128]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 128], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 136]
 	mulx	r15, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 72]
 	adox	r10, rax
@@ -1259,47 +1279,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 136], r9
 	mov	rdx, qword ptr [rcx + 80]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
+	adcx	r10, qword ptr [rdi + 144]
+	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 144]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 144], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 152]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1320,18 +1334,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 152]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 152], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 160]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1349,21 +1360,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 160]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 160], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 168]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1378,24 +1386,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 168]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 168], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 176]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -1407,9 +1412,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	r10, rax
@@ -1419,15 +1424,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 176]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 176], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 184]
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r13, rax
 	adcx	r14, r12
@@ -1436,9 +1438,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	r10, rax
@@ -1451,23 +1453,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 184]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 184], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 192]
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 72]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 88]
 	adox	r10, rax
@@ -1483,20 +1482,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 120]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 192]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 192], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 200]
 	mulx	r14, rax, qword ptr [rsi + 64]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 80]
 	adox	r10, rax
@@ -1515,17 +1511,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 120]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 200]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 200], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 208]
 	mulx	r15, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 72]
 	adox	r10, rax
@@ -1547,47 +1540,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 208]
-	mov	qword ptr [rdi + 208], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 208], r9
 	mov	rdx, qword ptr [rcx + 152]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
+	adcx	r10, qword ptr [rdi + 216]
+	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 216]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 216], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 224]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1608,18 +1595,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 224]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 224], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 232]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1637,21 +1621,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 232]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 232], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 240]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1666,24 +1647,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 240]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 240], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 248]
 	mulx	rbp, rax, qword ptr [rsi + 64]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -1695,9 +1673,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 88]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 104]
 	adox	r10, rax
@@ -1707,15 +1685,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 120]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 248]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 248], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 256]
 	mulx	r12, rax, qword ptr [rsi + 64]
 	adox	r13, rax
 	adcx	r14, r12
@@ -1724,9 +1699,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 96]
 	adox	r10, rax
@@ -1739,23 +1714,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 120]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 256]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 256], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 264]
 	mulx	r13, rax, qword ptr [rsi + 64]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 72]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 88]
 	adox	r10, rax
@@ -1771,20 +1743,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 120]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 264]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 264], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 272]
 	mulx	r14, rax, qword ptr [rsi + 64]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 80]
 	adox	r10, rax
@@ -1803,17 +1772,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 120]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 272]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 272], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 280]
 	mulx	r15, rax, qword ptr [rsi + 64]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 72]
 	adox	r10, rax
@@ -1835,47 +1801,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 120]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 280]
-	mov	qword ptr [rdi + 280], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 280], r9
 	mov	rdx, qword ptr [rcx + 224]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 64]
+	adcx	r10, qword ptr [rdi + 288]
+	mulx	r9, rax, qword ptr [rsi + 64]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 72]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 80]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 88]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 96]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 104]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 112]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 120]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 288]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 288], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 296]
 	mulx	r10, rax, qword ptr [rsi + 64]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1896,18 +1856,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 112]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 296]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 296], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 304]
 	mulx	r11, rax, qword ptr [rsi + 64]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1925,21 +1882,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 104]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 120]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 304]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 304], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 312]
 	mulx	rbx, rax, qword ptr [rsi + 64]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1954,93 +1908,151 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 96]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 112]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 120]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 312]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 312], rbp
-	sbb	r9, r9
-	neg	r9
-	adc	r12, 0
+	add	r12, qword ptr [rdi + 320]
 	mov	qword ptr [rdi + 320], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rdi + 328]
 	mov	qword ptr [rdi + 328], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rdi + 336]
 	mov	qword ptr [rdi + 336], r14
-	adc	r15, 0
+	adc	r15, qword ptr [rdi + 344]
 	mov	qword ptr [rdi + 344], r15
-	adc	r8, 0
-	mov	qword ptr [rdi + 352], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 352]
+	mov	qword ptr [rdi + 352], r9
+	adc	r10, qword ptr [rdi + 360]
 	mov	qword ptr [rdi + 360], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 368]
 	mov	qword ptr [rdi + 368], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 376]
 	mov	qword ptr [rdi + 376], rbx
+	mov	rax, qword ptr [rdi + 384]
+	adc	rax, r8
+	mov	qword ptr [rdi + 384], rax
+	mov	rax, qword ptr [rdi + 392]
+	adc	rax, r8
+	mov	qword ptr [rdi + 392], rax
+	mov	rax, qword ptr [rdi + 400]
+	adc	rax, r8
+	mov	qword ptr [rdi + 400], rax
+	mov	rax, qword ptr [rdi + 408]
+	adc	rax, r8
+	mov	qword ptr [rdi + 408], rax
+	mov	rax, qword ptr [rdi + 416]
+	adc	rax, r8
+	mov	qword ptr [rdi + 416], rax
+	mov	rax, qword ptr [rdi + 424]
+	adc	rax, r8
+	mov	qword ptr [rdi + 424], rax
+	mov	rax, qword ptr [rdi + 432]
+	adc	rax, r8
+	mov	qword ptr [rdi + 432], rax
+	mov	rax, qword ptr [rdi + 440]
+	adc	rax, r8
+	mov	qword ptr [rdi + 440], rax
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, r8
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, r8
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, r8
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, r8
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, r8
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, r8
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, r8
+	mov	qword ptr [rdi + 496], rax
+	mov	rax, qword ptr [rdi + 504]
+	adc	rax, r8
+	mov	qword ptr [rdi + 504], rax
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	xor	r14d, r14d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 128]
-	mulx	r11, rax, qword ptr [rsi + 136]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 144]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 152]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 160]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 168]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 176]
-	adc	r13, rax
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 128]
+	mulx	r15, rax, qword ptr [rsi + 128]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 136]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 144]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 152]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 160]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 168]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 176]
+	adox	r13, rax
+	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 184]
-	adc	r14, rax
-	adc	r15, 0
-	add	r8, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], r8
-	sbb	r9, r9
+	adox	r14, rax
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 128], r9
 	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
+	adcx	r10, qword ptr [rdi + 136]
+	mulx	r9, rax, qword ptr [rsi + 128]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 136]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 136], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 16]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 144]
 	mulx	r10, rax, qword ptr [rsi + 128]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2061,18 +2073,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 176]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 144]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 144], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 152]
 	mulx	r11, rax, qword ptr [rsi + 128]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2090,21 +2099,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 168]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 184]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 152]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 152], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 160]
 	mulx	rbx, rax, qword ptr [rsi + 128]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2119,24 +2125,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 160]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 176]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 184]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 160]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 160], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 168]
 	mulx	rbp, rax, qword ptr [rsi + 128]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -2148,9 +2151,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 152]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 160]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 168]
 	adox	r10, rax
@@ -2160,15 +2163,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 184]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 168]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 168], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 176]
 	mulx	r12, rax, qword ptr [rsi + 128]
 	adox	r13, rax
 	adcx	r14, r12
@@ -2177,9 +2177,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 144]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 152]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 160]
 	adox	r10, rax
@@ -2192,23 +2192,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 184]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 176]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 176], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 184]
 	mulx	r13, rax, qword ptr [rsi + 128]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 136]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 144]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 152]
 	adox	r10, rax
@@ -2224,20 +2221,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 184]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 184]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 184], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 192]
 	mulx	r14, rax, qword ptr [rsi + 128]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 136]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 144]
 	adox	r10, rax
@@ -2256,17 +2250,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 184]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 192]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 192], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 200]
 	mulx	r15, rax, qword ptr [rsi + 128]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 136]
 	adox	r10, rax
@@ -2288,47 +2279,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 184]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 200]
-	mov	qword ptr [rdi + 200], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 200], r9
 	mov	rdx, qword ptr [rcx + 80]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
+	adcx	r10, qword ptr [rdi + 208]
+	mulx	r9, rax, qword ptr [rsi + 128]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 208]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 208], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 216]
 	mulx	r10, rax, qword ptr [rsi + 128]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2349,18 +2334,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 176]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 216]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 216], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 224]
 	mulx	r11, rax, qword ptr [rsi + 128]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2378,21 +2360,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 168]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 184]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 224]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 224], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 232]
 	mulx	rbx, rax, qword ptr [rsi + 128]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2407,24 +2386,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 160]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 176]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 184]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 232]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 232], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 240]
 	mulx	rbp, rax, qword ptr [rsi + 128]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -2436,9 +2412,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 152]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 160]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 168]
 	adox	r10, rax
@@ -2448,15 +2424,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 184]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 240]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 240], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 248]
 	mulx	r12, rax, qword ptr [rsi + 128]
 	adox	r13, rax
 	adcx	r14, r12
@@ -2465,9 +2438,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 144]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 152]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 160]
 	adox	r10, rax
@@ -2480,23 +2453,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 184]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 248]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 248], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 256]
 	mulx	r13, rax, qword ptr [rsi + 128]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 136]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 144]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 152]
 	adox	r10, rax
@@ -2512,20 +2482,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 184]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 256]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 256], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 264]
 	mulx	r14, rax, qword ptr [rsi + 128]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 136]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 144]
 	adox	r10, rax
@@ -2544,17 +2511,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 184]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 264]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 264], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 272]
 	mulx	r15, rax, qword ptr [rsi + 128]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 136]
 	adox	r10, rax
@@ -2576,47 +2540,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 184]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 272]
-	mov	qword ptr [rdi + 272], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 272], r9
 	mov	rdx, qword ptr [rcx + 152]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
+	adcx	r10, qword ptr [rdi + 280]
+	mulx	r9, rax, qword ptr [rsi + 128]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 280]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 280], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 288]
 	mulx	r10, rax, qword ptr [rsi + 128]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2637,18 +2595,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 176]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 288]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 288], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 296]
 	mulx	r11, rax, qword ptr [rsi + 128]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2666,21 +2621,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 168]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 184]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 296]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 296], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 304]
 	mulx	rbx, rax, qword ptr [rsi + 128]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2695,24 +2647,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 160]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 176]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 184]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 304]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 304], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 312]
 	mulx	rbp, rax, qword ptr [rsi + 128]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -2724,9 +2673,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 152]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 160]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 168]
 	adox	r10, rax
@@ -2736,15 +2685,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 184]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 312]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 312], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 320]
 	mulx	r12, rax, qword ptr [rsi + 128]
 	adox	r13, rax
 	adcx	r14, r12
@@ -2753,9 +2699,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 144]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 152]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 160]
 	adox	r10, rax
@@ -2768,23 +2714,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 184]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 320]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 320], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 328]
 	mulx	r13, rax, qword ptr [rsi + 128]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 136]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 144]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 152]
 	adox	r10, rax
@@ -2800,20 +2743,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 184]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 328]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 328], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 336]
 	mulx	r14, rax, qword ptr [rsi + 128]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 136]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 144]
 	adox	r10, rax
@@ -2832,17 +2772,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 184]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 336]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 336], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 344]
 	mulx	r15, rax, qword ptr [rsi + 128]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 136]
 	adox	r10, rax
@@ -2864,47 +2801,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 184]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 344]
-	mov	qword ptr [rdi + 344], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 344], r9
 	mov	rdx, qword ptr [rcx + 224]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
+	adcx	r10, qword ptr [rdi + 352]
+	mulx	r9, rax, qword ptr [rsi + 128]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 352]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 352], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 360]
 	mulx	r10, rax, qword ptr [rsi + 128]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2925,18 +2856,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 176]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 360]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 360], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 368]
 	mulx	r11, rax, qword ptr [rsi + 128]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2954,21 +2882,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 168]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 184]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 368]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 368], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 376]
 	mulx	rbx, rax, qword ptr [rsi + 128]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2983,93 +2908,127 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 160]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 176]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 184]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 376]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 376], rbp
-	sbb	r9, r9
-	neg	r9
-	adc	r12, 0
+	add	r12, qword ptr [rdi + 384]
 	mov	qword ptr [rdi + 384], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rdi + 392]
 	mov	qword ptr [rdi + 392], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rdi + 400]
 	mov	qword ptr [rdi + 400], r14
-	adc	r15, 0
+	adc	r15, qword ptr [rdi + 408]
 	mov	qword ptr [rdi + 408], r15
-	adc	r8, 0
-	mov	qword ptr [rdi + 416], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 416]
+	mov	qword ptr [rdi + 416], r9
+	adc	r10, qword ptr [rdi + 424]
 	mov	qword ptr [rdi + 424], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 432]
 	mov	qword ptr [rdi + 432], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 440]
 	mov	qword ptr [rdi + 440], rbx
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, r8
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, r8
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, r8
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, r8
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, r8
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, r8
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, r8
+	mov	qword ptr [rdi + 496], rax
+	mov	rax, qword ptr [rdi + 504]
+	adc	rax, r8
+	mov	qword ptr [rdi + 504], rax
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	xor	r14d, r14d
 	mov	rdx, qword ptr [rcx]
-	mulx	r10, r8, qword ptr [rsi + 192]
-	mulx	r11, rax, qword ptr [rsi + 200]
-	add	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 208]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 216]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 224]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 232]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 240]
-	adc	r13, rax
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 192]
+	mulx	r15, rax, qword ptr [rsi + 192]
+	adox	r9, rax
+	adcx	r10, r15
+	mulx	r15, rax, qword ptr [rsi + 200]
+	adox	r10, rax
+	adcx	r11, r15
+	mulx	r15, rax, qword ptr [rsi + 208]
+	adox	r11, rax
+	adcx	rbx, r15
+	mulx	r15, rax, qword ptr [rsi + 216]
+	adox	rbx, rax
+	adcx	rbp, r15
+	mulx	r15, rax, qword ptr [rsi + 224]
+	adox	rbp, rax
+	adcx	r12, r15
+	mulx	r15, rax, qword ptr [rsi + 232]
+	adox	r12, rax
+	adcx	r13, r15
+	mulx	r15, rax, qword ptr [rsi + 240]
+	adox	r13, rax
+	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 248]
-	adc	r14, rax
-	adc	r15, 0
-	add	r8, qword ptr [rdi + 192]
-	mov	qword ptr [rdi + 192], r8
-	sbb	r9, r9
+	adox	r14, rax
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 192], r9
 	mov	rdx, qword ptr [rcx + 8]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 192]
+	adcx	r10, qword ptr [rdi + 200]
+	mulx	r9, rax, qword ptr [rsi + 192]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 200]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 200]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 208]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 208]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 216]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 216]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 224]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 224]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 232]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 232]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 240]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 240]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 248]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 248]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 200]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 200], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 16]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 208]
 	mulx	r10, rax, qword ptr [rsi + 192]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3090,18 +3049,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 240]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 248]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 208]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 208], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 24]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 216]
 	mulx	r11, rax, qword ptr [rsi + 192]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3119,21 +3075,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 232]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 240]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 248]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 216]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 216], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 32]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 224]
 	mulx	rbx, rax, qword ptr [rsi + 192]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3148,24 +3101,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 224]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 240]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 248]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 224]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 224], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 40]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 232]
 	mulx	rbp, rax, qword ptr [rsi + 192]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -3177,9 +3127,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 216]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 224]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 232]
 	adox	r10, rax
@@ -3189,15 +3139,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 248]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 232]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 232], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 48]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 240]
 	mulx	r12, rax, qword ptr [rsi + 192]
 	adox	r13, rax
 	adcx	r14, r12
@@ -3206,9 +3153,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 208]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 216]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 224]
 	adox	r10, rax
@@ -3221,23 +3168,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 248]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 240]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 240], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 56]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 248]
 	mulx	r13, rax, qword ptr [rsi + 192]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 200]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 208]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 216]
 	adox	r10, rax
@@ -3253,20 +3197,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 248]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 248]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 248], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 256]
 	mulx	r14, rax, qword ptr [rsi + 192]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 200]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 208]
 	adox	r10, rax
@@ -3285,17 +3226,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 248]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 256]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 256], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 264]
 	mulx	r15, rax, qword ptr [rsi + 192]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 200]
 	adox	r10, rax
@@ -3317,47 +3255,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 248]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 264]
-	mov	qword ptr [rdi + 264], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 264], r9
 	mov	rdx, qword ptr [rcx + 80]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 192]
+	adcx	r10, qword ptr [rdi + 272]
+	mulx	r9, rax, qword ptr [rsi + 192]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 200]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 200]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 208]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 208]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 216]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 216]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 224]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 224]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 232]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 232]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 240]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 240]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 248]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 248]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 272]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 272], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 280]
 	mulx	r10, rax, qword ptr [rsi + 192]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3378,18 +3310,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 240]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 248]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 280]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 280], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 288]
 	mulx	r11, rax, qword ptr [rsi + 192]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3407,21 +3336,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 232]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 240]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 248]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 288]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 288], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 296]
 	mulx	rbx, rax, qword ptr [rsi + 192]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3436,24 +3362,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 224]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 240]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 248]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 296]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 296], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 304]
 	mulx	rbp, rax, qword ptr [rsi + 192]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -3465,9 +3388,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 216]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 224]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 232]
 	adox	r10, rax
@@ -3477,15 +3400,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 248]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 304]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 304], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 312]
 	mulx	r12, rax, qword ptr [rsi + 192]
 	adox	r13, rax
 	adcx	r14, r12
@@ -3494,9 +3414,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 208]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 216]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 224]
 	adox	r10, rax
@@ -3509,23 +3429,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 248]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 312]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 312], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 320]
 	mulx	r13, rax, qword ptr [rsi + 192]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 200]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 208]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 216]
 	adox	r10, rax
@@ -3541,20 +3458,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 248]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 320]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 320], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 328]
 	mulx	r14, rax, qword ptr [rsi + 192]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 200]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 208]
 	adox	r10, rax
@@ -3573,17 +3487,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 248]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 328]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 328], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 336]
 	mulx	r15, rax, qword ptr [rsi + 192]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 200]
 	adox	r10, rax
@@ -3605,47 +3516,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 248]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 336]
-	mov	qword ptr [rdi + 336], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 336], r9
 	mov	rdx, qword ptr [rcx + 152]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 192]
+	adcx	r10, qword ptr [rdi + 344]
+	mulx	r9, rax, qword ptr [rsi + 192]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 200]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 200]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 208]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 208]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 216]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 216]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 224]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 224]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 232]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 232]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 240]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 240]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 248]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 248]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 344]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 344], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 352]
 	mulx	r10, rax, qword ptr [rsi + 192]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3666,18 +3571,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 240]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 248]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 352]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 352], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 360]
 	mulx	r11, rax, qword ptr [rsi + 192]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3695,21 +3597,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 232]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 240]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 248]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 360]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 360], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 368]
 	mulx	rbx, rax, qword ptr [rsi + 192]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3724,24 +3623,21 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 224]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 240]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 248]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 368]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 368], rbp
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 376]
 	mulx	rbp, rax, qword ptr [rsi + 192]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -3753,9 +3649,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbp
 	mulx	rbp, rax, qword ptr [rsi + 216]
 	adox	r15, rax
-	adcx	r8, rbp
+	adcx	r9, rbp
 	mulx	rbp, rax, qword ptr [rsi + 224]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbp
 	mulx	rbp, rax, qword ptr [rsi + 232]
 	adox	r10, rax
@@ -3765,15 +3661,12 @@ tabai_mul_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 248]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r9
-	adc	r12, qword ptr [rdi + 376]
+	adox	rbp, r8
+	adcx	rbp, r8
 	mov	qword ptr [rdi + 376], r12
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 384]
 	mulx	r12, rax, qword ptr [rsi + 192]
 	adox	r13, rax
 	adcx	r14, r12
@@ -3782,9 +3675,9 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r12
 	mulx	r12, rax, qword ptr [rsi + 208]
 	adox	r15, rax
-	adcx	r8, r12
+	adcx	r9, r12
 	mulx	r12, rax, qword ptr [rsi + 216]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r12
 	mulx	r12, rax, qword ptr [rsi + 224]
 	adox	r10, rax
@@ -3797,23 +3690,20 @@ tabai_mul_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 248]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r9
-	adc	r13, qword ptr [rdi + 384]
+	adox	r12, r8
+	adcx	r12, r8
 	mov	qword ptr [rdi + 384], r13
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 392]
 	mulx	r13, rax, qword ptr [rsi + 192]
 	adox	r14, rax
 	adcx	r15, r13
 	mulx	r13, rax, qword ptr [rsi + 200]
 	adox	r15, rax
-	adcx	r8, r13
+	adcx	r9, r13
 	mulx	r13, rax, qword ptr [rsi + 208]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r13
 	mulx	r13, rax, qword ptr [rsi + 216]
 	adox	r10, rax
@@ -3829,20 +3719,17 @@ tabai_mul_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsi + 248]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r9
-	adc	r14, qword ptr [rdi + 392]
+	adox	r13, r8
+	adcx	r13, r8
 	mov	qword ptr [rdi + 392], r14
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rdi + 400]
 	mulx	r14, rax, qword ptr [rsi + 192]
 	adox	r15, rax
-	adcx	r8, r14
+	adcx	r9, r14
 	mulx	r14, rax, qword ptr [rsi + 200]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r14
 	mulx	r14, rax, qword ptr [rsi + 208]
 	adox	r10, rax
@@ -3861,17 +3748,14 @@ tabai_mul_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsi + 248]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r9
-	adc	r15, qword ptr [rdi + 400]
+	adox	r14, r8
+	adcx	r14, r8
 	mov	qword ptr [rdi + 400], r15
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 408]
 	mulx	r15, rax, qword ptr [rsi + 192]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r15
 	mulx	r15, rax, qword ptr [rsi + 200]
 	adox	r10, rax
@@ -3893,47 +3777,41 @@ tabai_mul_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsi + 248]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	r9
-	adc	r8, qword ptr [rdi + 408]
-	mov	qword ptr [rdi + 408], r8
-	sbb	r9, r9
+	adox	r15, r8
+	adcx	r15, r8
+	mov	qword ptr [rdi + 408], r9
 	mov	rdx, qword ptr [rcx + 224]
 	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 192]
+	adcx	r10, qword ptr [rdi + 416]
+	mulx	r9, rax, qword ptr [rsi + 192]
 	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 200]
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 200]
 	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 208]
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 208]
 	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 216]
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 216]
 	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 224]
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 224]
 	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 232]
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 232]
 	adox	r13, rax
-	adcx	r14, r8
-	mulx	r8, rax, qword ptr [rsi + 240]
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 240]
 	adox	r14, rax
-	adcx	r15, r8
-	mulx	r8, rax, qword ptr [rsi + 248]
+	adcx	r15, r9
+	mulx	r9, rax, qword ptr [rsi + 248]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	neg	r9
-	adc	r10, qword ptr [rdi + 416]
+	adox	r9, r8
+	adcx	r9, r8
 	mov	qword ptr [rdi + 416], r10
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 424]
 	mulx	r10, rax, qword ptr [rsi + 192]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3954,18 +3832,15 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r10
 	mulx	r10, rax, qword ptr [rsi + 240]
 	adox	r15, rax
-	adcx	r8, r10
+	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 248]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r9
-	adc	r11, qword ptr [rdi + 424]
+	adox	r9, rax
+	adox	r10, r8
+	adcx	r10, r8
 	mov	qword ptr [rdi + 424], r11
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 432]
 	mulx	r11, rax, qword ptr [rsi + 192]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3983,21 +3858,18 @@ tabai_mul_n32_bmi2:
 	adcx	r15, r11
 	mulx	r11, rax, qword ptr [rsi + 232]
 	adox	r15, rax
-	adcx	r8, r11
+	adcx	r9, r11
 	mulx	r11, rax, qword ptr [rsi + 240]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 248]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r9
-	adc	rbx, qword ptr [rdi + 432]
+	adox	r11, r8
+	adcx	r11, r8
 	mov	qword ptr [rdi + 432], rbx
-	sbb	r9, r9
 	mov	rdx, qword ptr [rcx + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 440]
 	mulx	rbx, rax, qword ptr [rsi + 192]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -4012,38 +3884,33 @@ tabai_mul_n32_bmi2:
 	adcx	r15, rbx
 	mulx	rbx, rax, qword ptr [rsi + 224]
 	adox	r15, rax
-	adcx	r8, rbx
+	adcx	r9, rbx
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adox	r8, rax
+	adox	r9, rax
 	adcx	r10, rbx
 	mulx	rbx, rax, qword ptr [rsi + 240]
 	adox	r10, rax
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 248]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r9
-	adc	rbp, qword ptr [rdi + 440]
+	adox	rbx, r8
+	adcx	rbx, r8
 	mov	qword ptr [rdi + 440], rbp
-	sbb	r9, r9
-	neg	r9
-	adc	r12, 0
+	add	r12, qword ptr [rdi + 448]
 	mov	qword ptr [rdi + 448], r12
-	adc	r13, 0
+	adc	r13, qword ptr [rdi + 456]
 	mov	qword ptr [rdi + 456], r13
-	adc	r14, 0
+	adc	r14, qword ptr [rdi + 464]
 	mov	qword ptr [rdi + 464], r14
-	adc	r15, 0
+	adc	r15, qword ptr [rdi + 472]
 	mov	qword ptr [rdi + 472], r15
-	adc	r8, 0
-	mov	qword ptr [rdi + 480], r8
-	adc	r10, 0
+	adc	r9, qword ptr [rdi + 480]
+	mov	qword ptr [rdi + 480], r9
+	adc	r10, qword ptr [rdi + 488]
 	mov	qword ptr [rdi + 488], r10
-	adc	r11, 0
+	adc	r11, qword ptr [rdi + 496]
 	mov	qword ptr [rdi + 496], r11
-	adc	rbx, 0
+	adc	rbx, qword ptr [rdi + 504]
 	mov	qword ptr [rdi + 504], rbx
 	pop	r15
 	.cfi_adjust_cfa_offset -8
@@ -4095,8 +3962,6 @@ tabai_sqr_n32_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 256
-	.cfi_adjust_cfa_offset 256
 	mov	rdx, qword ptr [rsi]
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
@@ -4213,84 +4078,6 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 104], r8
 	mov	qword ptr [rdi + 112], r9
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9, qword ptr [rdi + 72]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 80]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 80], r8
-	mov	r9, qword ptr [rdi + 88]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 88], r9
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 96]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 96], r8
-	mov	r9, qword ptr [rdi + 104]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 104], r9
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 112]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 112], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 120], r9
 	mov	rdx, qword ptr [rsi + 64]
 	mulx	r8, rcx, qword ptr [rsi + 72]
 	mulx	r9, rax, qword ptr [rsi + 80]
@@ -4407,136 +4194,52 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 232], r8
 	mov	qword ptr [rdi + 240], r9
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi + 64]
-	mulx	rcx, rax, rdx
+	xor	eax, eax
+	mov	qword ptr [rdi + 120], rax
 	mov	qword ptr [rdi + 128], rax
-	mov	r9, qword ptr [rdi + 136]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 136], r9
-	mov	rdx, qword ptr [rsi + 72]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 144]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 144], r8
-	mov	r9, qword ptr [rdi + 152]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 152], r9
-	mov	rdx, qword ptr [rsi + 80]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 160]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 160], r8
-	mov	r9, qword ptr [rdi + 168]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 168], r9
-	mov	rdx, qword ptr [rsi + 88]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 176]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 176], r8
-	mov	r9, qword ptr [rdi + 184]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 184], r9
-	mov	rdx, qword ptr [rsi + 96]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 192]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 192], r8
-	mov	r9, qword ptr [rdi + 200]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 200], r9
-	mov	rdx, qword ptr [rsi + 104]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 208]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 208], r8
-	mov	r9, qword ptr [rdi + 216]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 216], r9
-	mov	rdx, qword ptr [rsi + 112]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 224]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 224], r8
-	mov	r9, qword ptr [rdi + 232]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 232], r9
-	mov	rdx, qword ptr [rsi + 120]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 240]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 240], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 248], r9
+	xor	ecx, ecx
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
 	mov	rdx, qword ptr [rsi + 64]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 56]
-	adc	r12, rax
-	adc	r13, 0
-	mov	qword ptr [rsp], rcx
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 64]
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 64], r8
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 72]
 	mulx	r8, rax, qword ptr [rsi]
 	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
 	adcx	r10, r8
 	mulx	r8, rax, qword ptr [rsi + 8]
 	adox	r10, rax
@@ -4555,17 +4258,17 @@ tabai_sqr_n32_bmi2:
 	adcx	r13, r8
 	mulx	r8, rax, qword ptr [rsi + 48]
 	adox	r13, rax
-	adcx	rcx, r8
+	adcx	r14, r8
 	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 88]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 80]
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	r11, rax
@@ -4581,20 +4284,20 @@ tabai_sqr_n32_bmi2:
 	adcx	r13, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r13, rax
-	adcx	rcx, r9
+	adcx	r14, r9
 	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 56]
 	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 96]
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 80], r10
+	mov	rdx, qword ptr [rsi + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 88]
 	mulx	r10, rax, qword ptr [rsi]
 	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
 	adcx	rbx, r10
 	mulx	r10, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
@@ -4607,23 +4310,23 @@ tabai_sqr_n32_bmi2:
 	adcx	r13, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r13, rax
-	adcx	rcx, r10
+	adcx	r14, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 48]
 	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 104]
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 88], r11
+	mov	rdx, qword ptr [rsi + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 96]
 	mulx	r11, rax, qword ptr [rsi]
 	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
 	adcx	rbp, r11
 	mulx	r11, rax, qword ptr [rsi + 8]
 	adox	rbp, rax
@@ -4633,9 +4336,9 @@ tabai_sqr_n32_bmi2:
 	adcx	r13, r11
 	mulx	r11, rax, qword ptr [rsi + 24]
 	adox	r13, rax
-	adcx	rcx, r11
+	adcx	r14, r11
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r8, rax
@@ -4645,23 +4348,23 @@ tabai_sqr_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 112]
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 96], rbx
+	mov	rdx, qword ptr [rsi + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 104]
 	mulx	rbx, rax, qword ptr [rsi]
 	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
 	adcx	r12, rbx
 	mulx	rbx, rax, qword ptr [rsi + 8]
 	adox	r12, rax
 	adcx	r13, rbx
 	mulx	rbx, rax, qword ptr [rsi + 16]
 	adox	r13, rax
-	adcx	rcx, rbx
+	adcx	r14, rbx
 	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, rbx
 	mulx	rbx, rax, qword ptr [rsi + 32]
 	adox	r8, rax
@@ -4674,20 +4377,20 @@ tabai_sqr_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsi + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	rdx, qword ptr [rsi + 120]
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 104], rbp
+	mov	rdx, qword ptr [rsi + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 112]
 	mulx	rbp, rax, qword ptr [rsi]
 	adox	r12, rax
-	mov	qword ptr [rsp + 56], r12
 	adcx	r13, rbp
 	mulx	rbp, rax, qword ptr [rsi + 8]
 	adox	r13, rax
-	adcx	rcx, rbp
+	adcx	r14, rbp
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
+	adox	r14, rax
 	adcx	r8, rbp
 	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r8, rax
@@ -4703,114 +4406,75 @@ tabai_sqr_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsi + 56]
 	adox	rbx, rax
-	mov	eax, 0
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 112], r12
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 120]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
 	adox	rbp, rax
-	adcx	rbp, rax
-	mov	qword ptr [rsp + 64], r13
-	mov	qword ptr [rsp + 72], rcx
-	mov	qword ptr [rsp + 80], r8
-	mov	qword ptr [rsp + 88], r9
-	mov	qword ptr [rsp + 96], r10
-	mov	qword ptr [rsp + 104], r11
-	mov	qword ptr [rsp + 112], rbx
-	mov	qword ptr [rsp + 120], rbp
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 168]
-	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rsp + 112]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 176]
-	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rsp + 120]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 184]
-	mov	qword ptr [rdi + 184], rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 120], r13
+	add	r14, qword ptr [rdi + 128]
+	mov	qword ptr [rdi + 128], r14
+	adc	r8, qword ptr [rdi + 136]
+	mov	qword ptr [rdi + 136], r8
+	adc	r9, qword ptr [rdi + 144]
+	mov	qword ptr [rdi + 144], r9
+	adc	r10, qword ptr [rdi + 152]
+	mov	qword ptr [rdi + 152], r10
+	adc	r11, qword ptr [rdi + 160]
+	mov	qword ptr [rdi + 160], r11
+	adc	rbx, qword ptr [rdi + 168]
+	mov	qword ptr [rdi + 168], rbx
+	adc	rbp, qword ptr [rdi + 176]
+	mov	qword ptr [rdi + 176], rbp
+	adc	r12, qword ptr [rdi + 184]
+	mov	qword ptr [rdi + 184], r12
 	mov	rax, qword ptr [rdi + 192]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 192], rax
 	mov	rax, qword ptr [rdi + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 200], rax
 	mov	rax, qword ptr [rdi + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 208], rax
 	mov	rax, qword ptr [rdi + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 216], rax
 	mov	rax, qword ptr [rdi + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 224], rax
 	mov	rax, qword ptr [rdi + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 232], rax
 	mov	rax, qword ptr [rdi + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 240], rax
-	mov	rax, qword ptr [rdi + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 248], rax
 	mov	rdx, qword ptr [rsi + 128]
 	mulx	r8, rcx, qword ptr [rsi + 136]
 	mulx	r9, rax, qword ptr [rsi + 144]
@@ -4927,84 +4591,6 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 360], r8
 	mov	qword ptr [rdi + 368], r9
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi + 128]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi + 256], rax
-	mov	r9, qword ptr [rdi + 264]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 264], r9
-	mov	rdx, qword ptr [rsi + 136]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 272]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 272], r8
-	mov	r9, qword ptr [rdi + 280]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 280], r9
-	mov	rdx, qword ptr [rsi + 144]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 288]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 288], r8
-	mov	r9, qword ptr [rdi + 296]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 296], r9
-	mov	rdx, qword ptr [rsi + 152]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 304]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 304], r8
-	mov	r9, qword ptr [rdi + 312]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 312], r9
-	mov	rdx, qword ptr [rsi + 160]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 320]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 320], r8
-	mov	r9, qword ptr [rdi + 328]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 328], r9
-	mov	rdx, qword ptr [rsi + 168]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 336]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 336], r8
-	mov	r9, qword ptr [rdi + 344]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 344], r9
-	mov	rdx, qword ptr [rsi + 176]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 352]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 352], r8
-	mov	r9, qword ptr [rdi + 360]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 360], r9
-	mov	rdx, qword ptr [rsi + 184]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 368]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 368], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 376], r9
 	mov	rdx, qword ptr [rsi + 192]
 	mulx	r8, rcx, qword ptr [rsi + 200]
 	mulx	r9, rax, qword ptr [rsi + 208]
@@ -5121,10 +4707,1625 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 488], r8
 	mov	qword ptr [rdi + 496], r9
+	xor	eax, eax
+	mov	qword ptr [rdi + 376], rax
+	mov	qword ptr [rdi + 384], rax
+	xor	ecx, ecx
 	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	mov	rdx, qword ptr [rsi + 192]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 320]
+	mulx	r14, rax, qword ptr [rsi + 128]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 136]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 144]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 152]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 160]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 168]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 176]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 184]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 320], r8
+	mov	rdx, qword ptr [rsi + 200]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 328]
+	mulx	r8, rax, qword ptr [rsi + 128]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 136]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 144]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 152]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 160]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 168]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 176]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 184]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 328], r9
+	mov	rdx, qword ptr [rsi + 208]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 336]
+	mulx	r9, rax, qword ptr [rsi + 128]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 136]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 144]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 152]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 160]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 168]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 176]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 184]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 336], r10
+	mov	rdx, qword ptr [rsi + 216]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 344]
+	mulx	r10, rax, qword ptr [rsi + 128]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 136]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 144]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 152]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 160]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 168]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 176]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 184]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 344], r11
+	mov	rdx, qword ptr [rsi + 224]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 352]
+	mulx	r11, rax, qword ptr [rsi + 128]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 136]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 144]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 152]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 160]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 168]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 176]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 184]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 352], rbx
+	mov	rdx, qword ptr [rsi + 232]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 360]
+	mulx	rbx, rax, qword ptr [rsi + 128]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 136]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 144]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 152]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 160]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 168]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 176]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 184]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 360], rbp
+	mov	rdx, qword ptr [rsi + 240]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 368]
+	mulx	rbp, rax, qword ptr [rsi + 128]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 136]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 144]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 152]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 160]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 168]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 176]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 184]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 368], r12
+	mov	rdx, qword ptr [rsi + 248]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 376]
+	mulx	r12, rax, qword ptr [rsi + 128]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 136]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 144]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 152]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 160]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 168]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 176]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 184]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 376], r13
+	add	r14, qword ptr [rdi + 384]
+	mov	qword ptr [rdi + 384], r14
+	adc	r8, qword ptr [rdi + 392]
+	mov	qword ptr [rdi + 392], r8
+	adc	r9, qword ptr [rdi + 400]
+	mov	qword ptr [rdi + 400], r9
+	adc	r10, qword ptr [rdi + 408]
+	mov	qword ptr [rdi + 408], r10
+	adc	r11, qword ptr [rdi + 416]
+	mov	qword ptr [rdi + 416], r11
+	adc	rbx, qword ptr [rdi + 424]
+	mov	qword ptr [rdi + 424], rbx
+	adc	rbp, qword ptr [rdi + 432]
+	mov	qword ptr [rdi + 432], rbp
+	adc	r12, qword ptr [rdi + 440]
+	mov	qword ptr [rdi + 440], r12
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 496], rax
+	xor	eax, eax
+	mov	qword ptr [rdi + 248], rax
+	mov	qword ptr [rdi + 256], rax
+	xor	ecx, ecx
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	mov	rdx, qword ptr [rsi + 128]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 128]
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 128], r8
+	mov	rdx, qword ptr [rsi + 136]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 136]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 136], r9
+	mov	rdx, qword ptr [rsi + 144]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 144]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 144], r10
+	mov	rdx, qword ptr [rsi + 152]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 152]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 152], r11
+	mov	rdx, qword ptr [rsi + 160]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 160]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 160], rbx
+	mov	rdx, qword ptr [rsi + 168]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 168]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 168], rbp
+	mov	rdx, qword ptr [rsi + 176]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 176]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 176], r12
+	mov	rdx, qword ptr [rsi + 184]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 184]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 184], r13
+	mov	rdx, qword ptr [rsi + 192]
+	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 192]
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r14, rax
+	adcx	r8, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 56]
+	adox	r12, rax
+	adox	r13, rcx
+	adcx	r13, rcx
+	mov	qword ptr [rdi + 192], r14
+	mov	rdx, qword ptr [rsi + 200]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 200]
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 200], r8
+	mov	rdx, qword ptr [rsi + 208]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 208]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 208], r9
+	mov	rdx, qword ptr [rsi + 216]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 216]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 216], r10
+	mov	rdx, qword ptr [rsi + 224]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 224]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 224], r11
+	mov	rdx, qword ptr [rsi + 232]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 232]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 232], rbx
+	mov	rdx, qword ptr [rsi + 240]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 240]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 240], rbp
+	mov	rdx, qword ptr [rsi + 248]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 248]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 248], r12
+	add	r13, qword ptr [rdi + 256]
+	mov	qword ptr [rdi + 256], r13
+	adc	r14, qword ptr [rdi + 264]
+	mov	qword ptr [rdi + 264], r14
+	adc	r8, qword ptr [rdi + 272]
+	mov	qword ptr [rdi + 272], r8
+	adc	r9, qword ptr [rdi + 280]
+	mov	qword ptr [rdi + 280], r9
+	adc	r10, qword ptr [rdi + 288]
+	mov	qword ptr [rdi + 288], r10
+	adc	r11, qword ptr [rdi + 296]
+	mov	qword ptr [rdi + 296], r11
+	adc	rbx, qword ptr [rdi + 304]
+	mov	qword ptr [rdi + 304], rbx
+	adc	rbp, qword ptr [rdi + 312]
+	mov	qword ptr [rdi + 312], rbp
+	mov	rax, qword ptr [rdi + 320]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 320], rax
+	mov	rax, qword ptr [rdi + 328]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 328], rax
+	mov	rax, qword ptr [rdi + 336]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 336], rax
+	mov	rax, qword ptr [rdi + 344]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 344], rax
+	mov	rax, qword ptr [rdi + 352]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 352], rax
+	mov	rax, qword ptr [rdi + 360]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 360], rax
+	mov	rax, qword ptr [rdi + 368]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 368], rax
+	mov	rax, qword ptr [rdi + 376]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 376], rax
+	mov	rax, qword ptr [rdi + 384]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 384], rax
+	mov	rax, qword ptr [rdi + 392]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 392], rax
+	mov	rax, qword ptr [rdi + 400]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 400], rax
+	mov	rax, qword ptr [rdi + 408]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 408], rax
+	mov	rax, qword ptr [rdi + 416]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 416], rax
+	mov	rax, qword ptr [rdi + 424]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 424], rax
+	mov	rax, qword ptr [rdi + 432]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 432], rax
+	mov	rax, qword ptr [rdi + 440]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 440], rax
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 496], rax
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	mov	rdx, qword ptr [rsi + 128]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 192]
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 120]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 192], r8
+	mov	rdx, qword ptr [rsi + 136]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 200]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 200], r9
+	mov	rdx, qword ptr [rsi + 144]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 208]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 208], r10
+	mov	rdx, qword ptr [rsi + 152]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 216]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 120]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 216], r11
+	mov	rdx, qword ptr [rsi + 160]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 224]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 120]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 224], rbx
+	mov	rdx, qword ptr [rsi + 168]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 232]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 120]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 232], rbp
+	mov	rdx, qword ptr [rsi + 176]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 240]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 120]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 240], r12
+	mov	rdx, qword ptr [rsi + 184]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 248]
+	mulx	r12, rax, qword ptr [rsi + 64]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 72]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 88]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 96]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 104]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 112]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 120]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 248], r13
+	mov	rdx, qword ptr [rsi + 192]
+	xor	eax, eax
+	adcx	r14, qword ptr [rdi + 256]
+	mulx	r13, rax, qword ptr [rsi + 64]
+	adox	r14, rax
+	adcx	r8, r13
+	mulx	r13, rax, qword ptr [rsi + 72]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 80]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 88]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 96]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 104]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 112]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 120]
+	adox	r12, rax
+	adox	r13, rcx
+	adcx	r13, rcx
+	mov	qword ptr [rdi + 256], r14
+	mov	rdx, qword ptr [rsi + 200]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 264]
+	mulx	r14, rax, qword ptr [rsi + 64]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 72]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 80]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 88]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 96]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 104]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 112]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 120]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 264], r8
+	mov	rdx, qword ptr [rsi + 208]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 272]
+	mulx	r8, rax, qword ptr [rsi + 64]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 72]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 80]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 96]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 104]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 112]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 120]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 272], r9
+	mov	rdx, qword ptr [rsi + 216]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 280]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 72]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 88]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 96]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 104]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 112]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 120]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 280], r10
+	mov	rdx, qword ptr [rsi + 224]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 288]
+	mulx	r10, rax, qword ptr [rsi + 64]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 72]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 80]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 88]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 96]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 104]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 112]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 120]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 288], r11
+	mov	rdx, qword ptr [rsi + 232]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 296]
+	mulx	r11, rax, qword ptr [rsi + 64]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 72]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 80]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 88]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 96]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 104]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 112]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 120]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 296], rbx
+	mov	rdx, qword ptr [rsi + 240]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 304]
+	mulx	rbx, rax, qword ptr [rsi + 64]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 72]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 80]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 96]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 104]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 112]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 120]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 304], rbp
+	mov	rdx, qword ptr [rsi + 248]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 312]
+	mulx	rbp, rax, qword ptr [rsi + 64]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 72]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 80]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 96]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 104]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 112]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 120]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 312], r12
+	add	r13, qword ptr [rdi + 320]
+	mov	qword ptr [rdi + 320], r13
+	adc	r14, qword ptr [rdi + 328]
+	mov	qword ptr [rdi + 328], r14
+	adc	r8, qword ptr [rdi + 336]
+	mov	qword ptr [rdi + 336], r8
+	adc	r9, qword ptr [rdi + 344]
+	mov	qword ptr [rdi + 344], r9
+	adc	r10, qword ptr [rdi + 352]
+	mov	qword ptr [rdi + 352], r10
+	adc	r11, qword ptr [rdi + 360]
+	mov	qword ptr [rdi + 360], r11
+	adc	rbx, qword ptr [rdi + 368]
+	mov	qword ptr [rdi + 368], rbx
+	adc	rbp, qword ptr [rdi + 376]
+	mov	qword ptr [rdi + 376], rbp
+	mov	rax, qword ptr [rdi + 384]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 384], rax
+	mov	rax, qword ptr [rdi + 392]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 392], rax
+	mov	rax, qword ptr [rdi + 400]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 400], rax
+	mov	rax, qword ptr [rdi + 408]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 408], rax
+	mov	rax, qword ptr [rdi + 416]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 416], rax
+	mov	rax, qword ptr [rdi + 424]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 424], rax
+	mov	rax, qword ptr [rdi + 432]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 432], rax
+	mov	rax, qword ptr [rdi + 440]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 440], rax
+	mov	rax, qword ptr [rdi + 448]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 448], rax
+	mov	rax, qword ptr [rdi + 456]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 456], rax
+	mov	rax, qword ptr [rdi + 464]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 464], rax
+	mov	rax, qword ptr [rdi + 472]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 472], rax
+	mov	rax, qword ptr [rdi + 480]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 480], rax
+	mov	rax, qword ptr [rdi + 488]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 488], rax
+	mov	rax, qword ptr [rdi + 496]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 496], rax
+	xor	r8d, r8d
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rdi], rax
+	mov	r9, qword ptr [rdi + 8]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 8], r9
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 16]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 16], r8
+	mov	r9, qword ptr [rdi + 24]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 24], r9
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 32]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 32], r8
+	mov	r9, qword ptr [rdi + 40]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 40], r9
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 48]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 48], r8
+	mov	r9, qword ptr [rdi + 56]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 64]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 64], r8
+	mov	r9, qword ptr [rdi + 72]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 80]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 80], r8
+	mov	r9, qword ptr [rdi + 88]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 88], r9
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 96]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 96], r8
+	mov	r9, qword ptr [rdi + 104]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 104], r9
+	mov	rdx, qword ptr [rsi + 56]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 112]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 112], r8
+	mov	r9, qword ptr [rdi + 120]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 120], r9
+	mov	rdx, qword ptr [rsi + 64]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 128]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 128], r8
+	mov	r9, qword ptr [rdi + 136]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 136], r9
+	mov	rdx, qword ptr [rsi + 72]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 144]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 144], r8
+	mov	r9, qword ptr [rdi + 152]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 152], r9
+	mov	rdx, qword ptr [rsi + 80]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 160]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 160], r8
+	mov	r9, qword ptr [rdi + 168]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 168], r9
+	mov	rdx, qword ptr [rsi + 88]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 176]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 176], r8
+	mov	r9, qword ptr [rdi + 184]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 184], r9
+	mov	rdx, qword ptr [rsi + 96]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 192]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 192], r8
+	mov	r9, qword ptr [rdi + 200]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 200], r9
+	mov	rdx, qword ptr [rsi + 104]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 208]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 208], r8
+	mov	r9, qword ptr [rdi + 216]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 216], r9
+	mov	rdx, qword ptr [rsi + 112]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 224]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 224], r8
+	mov	r9, qword ptr [rdi + 232]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 232], r9
+	mov	rdx, qword ptr [rsi + 120]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 240]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 240], r8
+	mov	r9, qword ptr [rdi + 248]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 248], r9
+	mov	rdx, qword ptr [rsi + 128]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 256]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 256], r8
+	mov	r9, qword ptr [rdi + 264]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 264], r9
+	mov	rdx, qword ptr [rsi + 136]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 272]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 272], r8
+	mov	r9, qword ptr [rdi + 280]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 280], r9
+	mov	rdx, qword ptr [rsi + 144]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 288]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 288], r8
+	mov	r9, qword ptr [rdi + 296]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 296], r9
+	mov	rdx, qword ptr [rsi + 152]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 304]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 304], r8
+	mov	r9, qword ptr [rdi + 312]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 312], r9
+	mov	rdx, qword ptr [rsi + 160]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 320]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 320], r8
+	mov	r9, qword ptr [rdi + 328]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 328], r9
+	mov	rdx, qword ptr [rsi + 168]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 336]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 336], r8
+	mov	r9, qword ptr [rdi + 344]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 344], r9
+	mov	rdx, qword ptr [rsi + 176]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 352]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 352], r8
+	mov	r9, qword ptr [rdi + 360]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 360], r9
+	mov	rdx, qword ptr [rsi + 184]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 368]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 368], r8
+	mov	r9, qword ptr [rdi + 376]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 376], r9
 	mov	rdx, qword ptr [rsi + 192]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi + 384], rax
+	mov	r8, qword ptr [rdi + 384]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 384], r8
 	mov	r9, qword ptr [rdi + 392]
 	adcx	r9, r9
 	adox	r9, rcx
@@ -5199,1505 +6400,6 @@ tabai_sqr_n32_bmi2:
 	adcx	r9, r9
 	adox	r9, rcx
 	mov	qword ptr [rdi + 504], r9
-	mov	rdx, qword ptr [rsi + 192]
-	mulx	r8, rcx, qword ptr [rsi + 128]
-	mulx	r9, rax, qword ptr [rsi + 136]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 144]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 152]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 160]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 168]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 176]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 184]
-	adc	r12, rax
-	adc	r13, 0
-	mov	qword ptr [rsp], rcx
-	mov	rdx, qword ptr [rsi + 200]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi + 128]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 136]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 144]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 152]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 160]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 168]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 176]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 184]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 208]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi + 128]
-	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 136]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 144]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 152]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 160]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 168]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 176]
-	adox	r13, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 184]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 216]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 128]
-	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 136]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 144]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 152]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 160]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 168]
-	adox	r13, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 176]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 184]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 224]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 128]
-	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 136]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 144]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 152]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 160]
-	adox	r13, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 168]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 176]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 184]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 232]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 128]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 136]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 144]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 152]
-	adox	r13, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 160]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 168]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 176]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 184]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 240]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 128]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 136]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 144]
-	adox	r13, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 152]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 160]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 168]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 176]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 184]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	rdx, qword ptr [rsi + 248]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 128]
-	adox	r12, rax
-	mov	qword ptr [rsp + 56], r12
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 136]
-	adox	r13, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 144]
-	adox	rcx, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 152]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 160]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 168]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 176]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 184]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	mov	qword ptr [rsp + 64], r13
-	mov	qword ptr [rsp + 72], rcx
-	mov	qword ptr [rsp + 80], r8
-	mov	qword ptr [rsp + 88], r9
-	mov	qword ptr [rsp + 96], r10
-	mov	qword ptr [rsp + 104], r11
-	mov	qword ptr [rsp + 112], rbx
-	mov	qword ptr [rsp + 120], rbp
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 320]
-	mov	qword ptr [rdi + 320], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 328]
-	mov	qword ptr [rdi + 328], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 336]
-	mov	qword ptr [rdi + 336], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 344]
-	mov	qword ptr [rdi + 344], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 352]
-	mov	qword ptr [rdi + 352], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 360]
-	mov	qword ptr [rdi + 360], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 368]
-	mov	qword ptr [rdi + 368], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 376]
-	mov	qword ptr [rdi + 376], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 384]
-	mov	qword ptr [rdi + 384], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 392]
-	mov	qword ptr [rdi + 392], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 400]
-	mov	qword ptr [rdi + 400], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 408]
-	mov	qword ptr [rdi + 408], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 416]
-	mov	qword ptr [rdi + 416], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 424]
-	mov	qword ptr [rdi + 424], rax
-	mov	rax, qword ptr [rsp + 112]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 432]
-	mov	qword ptr [rdi + 432], rax
-	mov	rax, qword ptr [rsp + 120]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 440]
-	mov	qword ptr [rdi + 440], rax
-	mov	rax, qword ptr [rdi + 448]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 448], rax
-	mov	rax, qword ptr [rdi + 456]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 456], rax
-	mov	rax, qword ptr [rdi + 464]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 464], rax
-	mov	rax, qword ptr [rdi + 472]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 472], rax
-	mov	rax, qword ptr [rdi + 480]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 480], rax
-	mov	rax, qword ptr [rdi + 488]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 488], rax
-	mov	rax, qword ptr [rdi + 496]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 496], rax
-	mov	rax, qword ptr [rdi + 504]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 504], rax
-	mov	rdx, qword ptr [rsi + 128]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 56]
-	adc	r12, rax
-	adc	r13, 0
-	mov	qword ptr [rsp], rcx
-	mov	rdx, qword ptr [rsi + 136]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 144]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r13, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 152]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	r13, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 160]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	r13, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 168]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r13, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 176]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	r13, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	rdx, qword ptr [rsi + 184]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi]
-	adox	r12, rax
-	mov	qword ptr [rsp + 56], r12
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 8]
-	adox	r13, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	mov	rdx, qword ptr [rsi + 192]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi]
-	adox	r13, rax
-	mov	qword ptr [rsp + 64], r13
-	adcx	rcx, r12
-	mulx	r12, rax, qword ptr [rsi + 8]
-	adox	rcx, rax
-	adcx	r8, r12
-	mulx	r12, rax, qword ptr [rsi + 16]
-	adox	r8, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 24]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 32]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 40]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 56]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	mov	rdx, qword ptr [rsi + 200]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi]
-	adox	rcx, rax
-	mov	qword ptr [rsp + 72], rcx
-	adcx	r8, r13
-	mulx	r13, rax, qword ptr [rsi + 8]
-	adox	r8, rax
-	adcx	r9, r13
-	mulx	r13, rax, qword ptr [rsi + 16]
-	adox	r9, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 32]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 40]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 48]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 56]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	mov	rdx, qword ptr [rsi + 208]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 80], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 216]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 88], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r13, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 224]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 96], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	r13, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 232]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 104], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	r13, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 240]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 112], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r13, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 248]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 120], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	r13, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	qword ptr [rsp + 128], r12
-	mov	qword ptr [rsp + 136], r13
-	mov	qword ptr [rsp + 144], rcx
-	mov	qword ptr [rsp + 152], r8
-	mov	qword ptr [rsp + 160], r9
-	mov	qword ptr [rsp + 168], r10
-	mov	qword ptr [rsp + 176], r11
-	mov	qword ptr [rsp + 184], rbx
-	mov	rdx, qword ptr [rsi + 128]
-	mulx	r9, rcx, qword ptr [rsi + 64]
-	mulx	r10, rax, qword ptr [rsi + 72]
-	add	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adc	r12, rax
-	mulx	r14, rax, qword ptr [rsi + 120]
-	adc	r13, rax
-	adc	r14, 0
-	add	rcx, qword ptr [rsp + 64]
-	mov	qword ptr [rsp + 64], rcx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 136]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	adcx	r14, rcx
-	mulx	rcx, rax, qword ptr [rsi + 120]
-	adox	r14, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 72]
-	mov	qword ptr [rsp + 72], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 144]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r9
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 120]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 80]
-	mov	qword ptr [rsp + 80], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 152]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	rcx, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 88]
-	mov	qword ptr [rsp + 88], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 160]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	rcx, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 120]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 96]
-	mov	qword ptr [rsp + 96], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 168]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	rcx, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 120]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 104]
-	mov	qword ptr [rsp + 104], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 176]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rcx, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 120]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 112]
-	mov	qword ptr [rsp + 112], r12
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 184]
-	xor	eax, eax
-	mulx	r12, rax, qword ptr [rsi + 64]
-	adox	r13, rax
-	adcx	r14, r12
-	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r14, rax
-	adcx	rcx, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
-	adox	rcx, rax
-	adcx	r9, r12
-	mulx	r12, rax, qword ptr [rsi + 88]
-	adox	r9, rax
-	adcx	r10, r12
-	mulx	r12, rax, qword ptr [rsi + 96]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 104]
-	adox	r11, rax
-	adcx	rbx, r12
-	mulx	r12, rax, qword ptr [rsi + 112]
-	adox	rbx, rax
-	adcx	rbp, r12
-	mulx	r12, rax, qword ptr [rsi + 120]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	r8
-	adc	r13, qword ptr [rsp + 120]
-	mov	qword ptr [rsp + 120], r13
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 192]
-	xor	eax, eax
-	mulx	r13, rax, qword ptr [rsi + 64]
-	adox	r14, rax
-	adcx	rcx, r13
-	mulx	r13, rax, qword ptr [rsi + 72]
-	adox	rcx, rax
-	adcx	r9, r13
-	mulx	r13, rax, qword ptr [rsi + 80]
-	adox	r9, rax
-	adcx	r10, r13
-	mulx	r13, rax, qword ptr [rsi + 88]
-	adox	r10, rax
-	adcx	r11, r13
-	mulx	r13, rax, qword ptr [rsi + 96]
-	adox	r11, rax
-	adcx	rbx, r13
-	mulx	r13, rax, qword ptr [rsi + 104]
-	adox	rbx, rax
-	adcx	rbp, r13
-	mulx	r13, rax, qword ptr [rsi + 112]
-	adox	rbp, rax
-	adcx	r12, r13
-	mulx	r13, rax, qword ptr [rsi + 120]
-	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	r8
-	adc	r14, qword ptr [rsp + 128]
-	mov	qword ptr [rsp + 128], r14
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 200]
-	xor	eax, eax
-	mulx	r14, rax, qword ptr [rsi + 64]
-	adox	rcx, rax
-	adcx	r9, r14
-	mulx	r14, rax, qword ptr [rsi + 72]
-	adox	r9, rax
-	adcx	r10, r14
-	mulx	r14, rax, qword ptr [rsi + 80]
-	adox	r10, rax
-	adcx	r11, r14
-	mulx	r14, rax, qword ptr [rsi + 88]
-	adox	r11, rax
-	adcx	rbx, r14
-	mulx	r14, rax, qword ptr [rsi + 96]
-	adox	rbx, rax
-	adcx	rbp, r14
-	mulx	r14, rax, qword ptr [rsi + 104]
-	adox	rbp, rax
-	adcx	r12, r14
-	mulx	r14, rax, qword ptr [rsi + 112]
-	adox	r12, rax
-	adcx	r13, r14
-	mulx	r14, rax, qword ptr [rsi + 120]
-	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	r8
-	adc	rcx, qword ptr [rsp + 136]
-	mov	qword ptr [rsp + 136], rcx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 208]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi + 64]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 80]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 88]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 96]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 104]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 112]
-	adox	r13, rax
-	adcx	r14, rcx
-	mulx	rcx, rax, qword ptr [rsi + 120]
-	adox	r14, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	neg	r8
-	adc	r9, qword ptr [rsp + 144]
-	mov	qword ptr [rsp + 144], r9
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 216]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi + 64]
-	adox	r10, rax
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 80]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 88]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 96]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 104]
-	adox	r13, rax
-	adcx	r14, r9
-	mulx	r9, rax, qword ptr [rsi + 112]
-	adox	r14, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 120]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	r8
-	adc	r10, qword ptr [rsp + 152]
-	mov	qword ptr [rsp + 152], r10
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 224]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi + 64]
-	adox	r11, rax
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 72]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 80]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 88]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 96]
-	adox	r13, rax
-	adcx	r14, r10
-	mulx	r10, rax, qword ptr [rsi + 104]
-	adox	r14, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 112]
-	adox	rcx, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 120]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	r8
-	adc	r11, qword ptr [rsp + 160]
-	mov	qword ptr [rsp + 160], r11
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 232]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi + 64]
-	adox	rbx, rax
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 72]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 80]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 88]
-	adox	r13, rax
-	adcx	r14, r11
-	mulx	r11, rax, qword ptr [rsi + 96]
-	adox	r14, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 104]
-	adox	rcx, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 112]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 120]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	r8
-	adc	rbx, qword ptr [rsp + 168]
-	mov	qword ptr [rsp + 168], rbx
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 240]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi + 64]
-	adox	rbp, rax
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 72]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 80]
-	adox	r13, rax
-	adcx	r14, rbx
-	mulx	rbx, rax, qword ptr [rsi + 88]
-	adox	r14, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 96]
-	adox	rcx, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 104]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 112]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 120]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	r8
-	adc	rbp, qword ptr [rsp + 176]
-	mov	qword ptr [rsp + 176], rbp
-	sbb	r8, r8
-	mov	rdx, qword ptr [rsi + 248]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r12, rax
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
-	adox	r13, rax
-	adcx	r14, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
-	adox	r14, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
-	adox	rcx, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 96]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 104]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 112]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 120]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	r8
-	adc	r12, qword ptr [rsp + 184]
-	mov	qword ptr [rsp + 184], r12
-	sbb	r8, r8
-	neg	r8
-	adc	r13, 0
-	mov	qword ptr [rsp + 192], r13
-	adc	r14, 0
-	mov	qword ptr [rsp + 200], r14
-	adc	rcx, 0
-	mov	qword ptr [rsp + 208], rcx
-	adc	r9, 0
-	mov	qword ptr [rsp + 216], r9
-	adc	r10, 0
-	mov	qword ptr [rsp + 224], r10
-	adc	r11, 0
-	mov	qword ptr [rsp + 232], r11
-	adc	rbx, 0
-	mov	qword ptr [rsp + 240], rbx
-	adc	rbp, 0
-	mov	qword ptr [rsp + 248], rbp
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 168]
-	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 176]
-	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 184]
-	mov	qword ptr [rdi + 184], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 192]
-	mov	qword ptr [rdi + 192], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 200]
-	mov	qword ptr [rdi + 200], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 208]
-	mov	qword ptr [rdi + 208], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 216]
-	mov	qword ptr [rdi + 216], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 224]
-	mov	qword ptr [rdi + 224], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 232]
-	mov	qword ptr [rdi + 232], rax
-	mov	rax, qword ptr [rsp + 112]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 240]
-	mov	qword ptr [rdi + 240], rax
-	mov	rax, qword ptr [rsp + 120]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 248]
-	mov	qword ptr [rdi + 248], rax
-	mov	rax, qword ptr [rsp + 128]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 256]
-	mov	qword ptr [rdi + 256], rax
-	mov	rax, qword ptr [rsp + 136]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 264]
-	mov	qword ptr [rdi + 264], rax
-	mov	rax, qword ptr [rsp + 144]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 272]
-	mov	qword ptr [rdi + 272], rax
-	mov	rax, qword ptr [rsp + 152]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 280]
-	mov	qword ptr [rdi + 280], rax
-	mov	rax, qword ptr [rsp + 160]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 288]
-	mov	qword ptr [rdi + 288], rax
-	mov	rax, qword ptr [rsp + 168]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 296]
-	mov	qword ptr [rdi + 296], rax
-	mov	rax, qword ptr [rsp + 176]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 304]
-	mov	qword ptr [rdi + 304], rax
-	mov	rax, qword ptr [rsp + 184]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 312]
-	mov	qword ptr [rdi + 312], rax
-	mov	rax, qword ptr [rsp + 192]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 320]
-	mov	qword ptr [rdi + 320], rax
-	mov	rax, qword ptr [rsp + 200]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 328]
-	mov	qword ptr [rdi + 328], rax
-	mov	rax, qword ptr [rsp + 208]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 336]
-	mov	qword ptr [rdi + 336], rax
-	mov	rax, qword ptr [rsp + 216]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 344]
-	mov	qword ptr [rdi + 344], rax
-	mov	rax, qword ptr [rsp + 224]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 352]
-	mov	qword ptr [rdi + 352], rax
-	mov	rax, qword ptr [rsp + 232]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 360]
-	mov	qword ptr [rdi + 360], rax
-	mov	rax, qword ptr [rsp + 240]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 368]
-	mov	qword ptr [rdi + 368], rax
-	mov	rax, qword ptr [rsp + 248]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 376]
-	mov	qword ptr [rdi + 376], rax
-	mov	rax, qword ptr [rdi + 384]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 384], rax
-	mov	rax, qword ptr [rdi + 392]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 392], rax
-	mov	rax, qword ptr [rdi + 400]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 400], rax
-	mov	rax, qword ptr [rdi + 408]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 408], rax
-	mov	rax, qword ptr [rdi + 416]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 416], rax
-	mov	rax, qword ptr [rdi + 424]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 424], rax
-	mov	rax, qword ptr [rdi + 432]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 432], rax
-	mov	rax, qword ptr [rdi + 440]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 440], rax
-	mov	rax, qword ptr [rdi + 448]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 448], rax
-	mov	rax, qword ptr [rdi + 456]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 456], rax
-	mov	rax, qword ptr [rdi + 464]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 464], rax
-	mov	rax, qword ptr [rdi + 472]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 472], rax
-	mov	rax, qword ptr [rdi + 480]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 480], rax
-	mov	rax, qword ptr [rdi + 488]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 488], rax
-	mov	rax, qword ptr [rdi + 496]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 496], rax
-	mov	rax, qword ptr [rdi + 504]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 504], rax
-	add	rsp, 256
-	.cfi_adjust_cfa_offset -256
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15

@@ -5,7 +5,7 @@
 	.text
 
 /* r[24] = t * 2^-1536 mod p for t[48] < p*2^1536 (t has 49 limbs of storage and is destroyed); REDC in fully unrolled blocks of 8 rows with register windows; r must not overlap t; constant time.
- * t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, carry rcx
+ * t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, rcx kept 0
  */
 	.globl	tabai_redc_n24_bmi2
 	.hidden	tabai_redc_n24_bmi2
@@ -37,6 +37,7 @@ tabai_redc_n24_bmi2:
 	mov	qword ptr [rsp + 8], rcx
 	mov	r8, rdx
 	mov	qword ptr [rsi + 384], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsi]
 	mov	r10, qword ptr [rsi + 8]
 	mov	r11, qword ptr [rsi + 16]
@@ -72,9 +73,8 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [r8 + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 24], rdx
@@ -102,9 +102,8 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [r8 + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 32], rdx
@@ -132,9 +131,8 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 40], rdx
@@ -162,9 +160,8 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [r8 + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 48], rdx
@@ -192,9 +189,8 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [r8 + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 56], rdx
@@ -222,9 +218,8 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [r8 + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 64], rdx
@@ -252,9 +247,8 @@ tabai_redc_n24_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [r8 + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 72], rdx
@@ -282,11 +276,11 @@ tabai_redc_n24_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [r8 + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [r8 + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 64]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -310,14 +304,12 @@ tabai_redc_n24_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsi + 64]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 64], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 72]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -341,15 +333,12 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 72]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 72], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 80]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -373,15 +362,12 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 80]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 80], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 88]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -405,15 +391,12 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 88]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 88], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 96]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -437,15 +420,12 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 96]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 96], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 104]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -469,15 +449,12 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 104]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 104], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 112]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -501,15 +478,12 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 112]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 112], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 120]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -533,15 +507,12 @@ tabai_redc_n24_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 120]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 120], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 128]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -565,15 +536,12 @@ tabai_redc_n24_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 128]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 128], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 136]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -597,15 +565,12 @@ tabai_redc_n24_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 136]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 136], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 144]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -629,15 +594,12 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 144]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 144], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 152]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 152]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -661,15 +623,12 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 152]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 152], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 160]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -693,15 +652,12 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 160]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 160], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 168]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -725,15 +681,12 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 168]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 168], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 176]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -757,15 +710,12 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 176]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 176], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 184]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -789,15 +739,10 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 184]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 184], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsi + 192]
+	add	r13, qword ptr [rsi + 192]
 	mov	qword ptr [rsi + 192], r13
 	adc	r14, qword ptr [rsi + 200]
 	mov	qword ptr [rsi + 200], r14
@@ -899,9 +844,8 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [r8 + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 24], rdx
@@ -929,9 +873,8 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [r8 + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 32], rdx
@@ -959,9 +902,8 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 40], rdx
@@ -989,9 +931,8 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [r8 + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 48], rdx
@@ -1019,9 +960,8 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [r8 + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 56], rdx
@@ -1049,9 +989,8 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [r8 + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 64], rdx
@@ -1079,9 +1018,8 @@ tabai_redc_n24_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [r8 + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 72], rdx
@@ -1109,11 +1047,11 @@ tabai_redc_n24_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [r8 + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [r8 + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 128]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -1137,14 +1075,12 @@ tabai_redc_n24_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsi + 128]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 128], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 136]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -1168,15 +1104,12 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 136]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 136], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 144]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -1200,15 +1133,12 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 144]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 144], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 152]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1232,15 +1162,12 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 152]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 152], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 160]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1264,15 +1191,12 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 160]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 160], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 168]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1296,15 +1220,12 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 168]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 168], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 176]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -1328,15 +1249,12 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 176]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 176], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 184]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -1360,15 +1278,12 @@ tabai_redc_n24_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 184]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 184], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 192]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -1392,15 +1307,12 @@ tabai_redc_n24_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 192]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 192], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 200]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -1424,15 +1336,12 @@ tabai_redc_n24_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 200]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 200], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 208]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -1456,15 +1365,12 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 208]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 208], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 152]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 216]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -1488,15 +1394,12 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 216]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 216], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 224]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -1520,15 +1423,12 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 224]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 224], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 232]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -1552,15 +1452,12 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 232]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 232], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 240]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -1584,15 +1481,12 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 240]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 240], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 248]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -1616,15 +1510,10 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 248]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 248], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsi + 256]
+	add	r13, qword ptr [rsi + 256]
 	mov	qword ptr [rsi + 256], r13
 	adc	r14, qword ptr [rsi + 264]
 	mov	qword ptr [rsi + 264], r14
@@ -1702,9 +1591,8 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [r8 + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 24], rdx
@@ -1732,9 +1620,8 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [r8 + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 32], rdx
@@ -1762,9 +1649,8 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 40], rdx
@@ -1792,9 +1678,8 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [r8 + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 48], rdx
@@ -1822,9 +1707,8 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [r8 + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 56], rdx
@@ -1852,9 +1736,8 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [r8 + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 64], rdx
@@ -1882,9 +1765,8 @@ tabai_redc_n24_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [r8 + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 72], rdx
@@ -1912,11 +1794,11 @@ tabai_redc_n24_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [r8 + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [r8 + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 192]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -1940,14 +1822,12 @@ tabai_redc_n24_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsi + 192]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 192], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 200]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -1971,15 +1851,12 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 200]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 200], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 208]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -2003,15 +1880,12 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 208]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 208], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 216]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2035,15 +1909,12 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 216]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 216], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 224]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2067,15 +1938,12 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 224]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 224], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 232]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2099,15 +1967,12 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 232]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 232], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 240]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -2131,15 +1996,12 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 240]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 240], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 248]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -2163,15 +2025,12 @@ tabai_redc_n24_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 248]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 248], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 256]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -2195,15 +2054,12 @@ tabai_redc_n24_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 256]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 256], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 264]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -2227,15 +2083,12 @@ tabai_redc_n24_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 264]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 264], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 272]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -2259,15 +2112,12 @@ tabai_redc_n24_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 272]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 272], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 152]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 280]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -2291,15 +2141,12 @@ tabai_redc_n24_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 280]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 280], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 288]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -2323,15 +2170,12 @@ tabai_redc_n24_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 288]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 288], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 296]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -2355,15 +2199,12 @@ tabai_redc_n24_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 296]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 296], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 304]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -2387,15 +2228,12 @@ tabai_redc_n24_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 304]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 304], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 312]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -2419,15 +2257,10 @@ tabai_redc_n24_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 312]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 312], r12
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r13, qword ptr [rsi + 320]
+	add	r13, qword ptr [rsi + 320]
 	mov	qword ptr [rsi + 320], r13
 	adc	r14, qword ptr [rsi + 328]
 	mov	qword ptr [rsi + 328], r14
@@ -2617,7 +2450,7 @@ tabai_redc_n24_bmi2:
 	.size	tabai_redc_n24_bmi2, .-tabai_redc_n24_bmi2
 
 /* r[32] = t * 2^-2048 mod p for t[64] < p*2^2048 (t has 65 limbs of storage and is destroyed); REDC in fully unrolled blocks of 8 rows with register windows; r must not overlap t; constant time.
- * t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, carry rcx
+ * t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, rcx kept 0
  */
 	.globl	tabai_redc_n32_bmi2
 	.hidden	tabai_redc_n32_bmi2
@@ -2649,6 +2482,7 @@ tabai_redc_n32_bmi2:
 	mov	qword ptr [rsp + 8], rcx
 	mov	r8, rdx
 	mov	qword ptr [rsi + 512], 0
+	xor	ecx, ecx
 	mov	r9, qword ptr [rsi]
 	mov	r10, qword ptr [rsi + 8]
 	mov	r11, qword ptr [rsi + 16]
@@ -2684,9 +2518,8 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [r8 + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 24], rdx
@@ -2714,9 +2547,8 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [r8 + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 32], rdx
@@ -2744,9 +2576,8 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 40], rdx
@@ -2774,9 +2605,8 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [r8 + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 48], rdx
@@ -2804,9 +2634,8 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [r8 + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 56], rdx
@@ -2834,9 +2663,8 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [r8 + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 64], rdx
@@ -2864,9 +2692,8 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [r8 + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 72], rdx
@@ -2894,11 +2721,11 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [r8 + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [r8 + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 64]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -2922,14 +2749,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsi + 64]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 64], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 72]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -2953,15 +2778,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 72]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 72], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 80]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -2985,15 +2807,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 80]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 80], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 88]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3017,15 +2836,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 88]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 88], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 96]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3049,15 +2865,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 96]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 96], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 104]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3081,15 +2894,12 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 104]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 104], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 112]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -3113,15 +2923,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 112]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 112], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 120]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -3145,15 +2952,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 120]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 120], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 128]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -3177,15 +2981,12 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 128]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 128], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 136]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -3209,15 +3010,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 136]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 136], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 144]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -3241,15 +3039,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 144]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 144], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 152]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 152]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -3273,15 +3068,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 152]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 152], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 160]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3305,15 +3097,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 160]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 160], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 168]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3337,15 +3126,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 168]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 168], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 176]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3369,15 +3155,12 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 176]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 176], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 184]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -3401,15 +3184,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 184]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 184], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 192]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -3433,15 +3213,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 192]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 192], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 200]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -3465,15 +3242,12 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 200]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 200], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 208]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -3497,15 +3271,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 208]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 208], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 216]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -3529,15 +3300,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 216]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 216], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 224]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 224]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -3561,15 +3329,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 224]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 224], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 232]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -3593,15 +3358,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 232]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 232], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 240]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -3625,15 +3387,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 240]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 240], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 248]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -3657,15 +3416,10 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 248]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 248], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsi + 256]
+	add	r12, qword ptr [rsi + 256]
 	mov	qword ptr [rsi + 256], r12
 	adc	r13, qword ptr [rsi + 264]
 	mov	qword ptr [rsi + 264], r13
@@ -3791,9 +3545,8 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [r8 + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 24], rdx
@@ -3821,9 +3574,8 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [r8 + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 32], rdx
@@ -3851,9 +3603,8 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 40], rdx
@@ -3881,9 +3632,8 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [r8 + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 48], rdx
@@ -3911,9 +3661,8 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [r8 + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 56], rdx
@@ -3941,9 +3690,8 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [r8 + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 64], rdx
@@ -3971,9 +3719,8 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [r8 + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 72], rdx
@@ -4001,11 +3748,11 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [r8 + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [r8 + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 128]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -4029,14 +3776,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsi + 128]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 128], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 136]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -4060,15 +3805,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 136]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 136], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 144]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4092,15 +3834,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 144]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 144], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 152]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4124,15 +3863,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 152]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 152], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 160]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -4156,15 +3892,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 160]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 160], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 168]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -4188,15 +3921,12 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 168]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 168], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 176]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -4220,15 +3950,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 176]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 176], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 184]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -4252,15 +3979,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 184]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 184], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 192]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -4284,15 +4008,12 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 192]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 192], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 200]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -4316,15 +4037,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 200]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 200], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 208]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -4348,15 +4066,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 208]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 208], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 152]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 216]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4380,15 +4095,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 216]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 216], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 224]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4412,15 +4124,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 224]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 224], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 232]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -4444,15 +4153,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 232]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 232], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 240]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -4476,15 +4182,12 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 240]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 240], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 248]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -4508,15 +4211,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 248]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 248], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 256]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -4540,15 +4240,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 256]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 256], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 264]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -4572,15 +4269,12 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 264]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 264], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 272]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -4604,15 +4298,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 272]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 272], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 280]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -4636,15 +4327,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 280]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 280], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 224]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 288]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -4668,15 +4356,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 288]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 288], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 296]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -4700,15 +4385,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 296]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 296], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 304]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -4732,15 +4414,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 304]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 304], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 312]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -4764,15 +4443,10 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 312]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 312], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsi + 320]
+	add	r12, qword ptr [rsi + 320]
 	mov	qword ptr [rsi + 320], r12
 	adc	r13, qword ptr [rsi + 328]
 	mov	qword ptr [rsi + 328], r13
@@ -4874,9 +4548,8 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [r8 + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 24], rdx
@@ -4904,9 +4577,8 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [r8 + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 32], rdx
@@ -4934,9 +4606,8 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 40], rdx
@@ -4964,9 +4635,8 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [r8 + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 48], rdx
@@ -4994,9 +4664,8 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [r8 + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 56], rdx
@@ -5024,9 +4693,8 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [r8 + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 64], rdx
@@ -5054,9 +4722,8 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [r8 + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 72], rdx
@@ -5084,11 +4751,11 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [r8 + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [r8 + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 192]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -5112,14 +4779,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsi + 192]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 192], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 200]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -5143,15 +4808,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 200]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 200], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 208]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -5175,15 +4837,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 208]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 208], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 216]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -5207,15 +4866,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 216]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 216], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 224]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -5239,15 +4895,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 224]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 224], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 232]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -5271,15 +4924,12 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 232]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 232], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 240]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -5303,15 +4953,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 240]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 240], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 248]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -5335,15 +4982,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 248]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 248], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 256]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -5367,15 +5011,12 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 256]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 256], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 264]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -5399,15 +5040,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 264]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 264], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 272]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -5431,15 +5069,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 272]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 272], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 152]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 280]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -5463,15 +5098,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 280]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 280], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 288]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -5495,15 +5127,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 288]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 288], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 296]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -5527,15 +5156,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 296]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 296], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 304]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -5559,15 +5185,12 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 304]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 304], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 312]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -5591,15 +5214,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 312]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 312], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 320]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -5623,15 +5243,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 320]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 320], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 328]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -5655,15 +5272,12 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 328]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 328], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 336]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -5687,15 +5301,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 336]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 336], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 344]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -5719,15 +5330,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 344]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 344], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 224]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 352]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -5751,15 +5359,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 352]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 352], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 360]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -5783,15 +5388,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 360]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 360], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 368]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -5815,15 +5417,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 368]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 368], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 376]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -5847,15 +5446,10 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 376]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 376], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsi + 384]
+	add	r12, qword ptr [rsi + 384]
 	mov	qword ptr [rsi + 384], r12
 	adc	r13, qword ptr [rsi + 392]
 	mov	qword ptr [rsi + 392], r13
@@ -5933,9 +5527,8 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [r8 + 56]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	rdx, r10
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 24], rdx
@@ -5963,9 +5556,8 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [r8 + 56]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	rdx, r11
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 32], rdx
@@ -5993,9 +5585,8 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [r8 + 56]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	rdx, rbx
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 40], rdx
@@ -6023,9 +5614,8 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [r8 + 56]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	rdx, rbp
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 48], rdx
@@ -6053,9 +5643,8 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [r8 + 56]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	rdx, r12
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 56], rdx
@@ -6083,9 +5672,8 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [r8 + 56]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	rdx, r13
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 64], rdx
@@ -6113,9 +5701,8 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [r8 + 56]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	rdx, r14
 	imul	rdx, qword ptr [rsp + 8]
 	mov	qword ptr [rsp + 72], rdx
@@ -6143,11 +5730,11 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [r8 + 56]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	rdx, qword ptr [r8 + 64]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 256]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -6171,14 +5758,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	add	r15, qword ptr [rsi + 256]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 256], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 72]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 264]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -6202,15 +5787,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 264]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 264], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 80]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 272]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -6234,15 +5816,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 272]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 272], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 88]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 280]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -6266,15 +5845,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 280]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 280], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 96]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 288]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -6298,15 +5874,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 288]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 288], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 104]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 296]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -6330,15 +5903,12 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 296]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 296], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 112]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 304]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -6362,15 +5932,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 304]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 304], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 120]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 312]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -6394,15 +5961,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 312]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 312], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 128]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 320]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -6426,15 +5990,12 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 320]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 320], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 136]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 328]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -6458,15 +6019,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 328]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 328], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 144]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 336]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -6490,15 +6048,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 336]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 336], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 152]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 344]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -6522,15 +6077,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 344]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 344], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 160]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 352]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -6554,15 +6106,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 352]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 352], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 168]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 360]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -6586,15 +6135,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 360]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 360], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 176]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 368]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -6618,15 +6164,12 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 368]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 368], rbp
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 184]
 	xor	eax, eax
+	adcx	r12, qword ptr [rsi + 376]
 	mulx	rbp, rax, qword ptr [rsp + 16]
 	adox	r12, rax
 	adcx	r13, rbp
@@ -6650,15 +6193,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbx, rbp
 	mulx	rbp, rax, qword ptr [rsp + 72]
 	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	neg	rcx
-	adc	r12, qword ptr [rsi + 376]
+	adox	rbp, rcx
+	adcx	rbp, rcx
 	mov	qword ptr [rsi + 376], r12
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 192]
 	xor	eax, eax
+	adcx	r13, qword ptr [rsi + 384]
 	mulx	r12, rax, qword ptr [rsp + 16]
 	adox	r13, rax
 	adcx	r14, r12
@@ -6682,15 +6222,12 @@ tabai_redc_n32_bmi2:
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsp + 72]
 	adox	rbp, rax
-	mov	eax, 0
-	adox	r12, rax
-	adcx	r12, rax
-	neg	rcx
-	adc	r13, qword ptr [rsi + 384]
+	adox	r12, rcx
+	adcx	r12, rcx
 	mov	qword ptr [rsi + 384], r13
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 200]
 	xor	eax, eax
+	adcx	r14, qword ptr [rsi + 392]
 	mulx	r13, rax, qword ptr [rsp + 16]
 	adox	r14, rax
 	adcx	r15, r13
@@ -6714,15 +6251,12 @@ tabai_redc_n32_bmi2:
 	adcx	r12, r13
 	mulx	r13, rax, qword ptr [rsp + 72]
 	adox	r12, rax
-	mov	eax, 0
-	adox	r13, rax
-	adcx	r13, rax
-	neg	rcx
-	adc	r14, qword ptr [rsi + 392]
+	adox	r13, rcx
+	adcx	r13, rcx
 	mov	qword ptr [rsi + 392], r14
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 208]
 	xor	eax, eax
+	adcx	r15, qword ptr [rsi + 400]
 	mulx	r14, rax, qword ptr [rsp + 16]
 	adox	r15, rax
 	adcx	r9, r14
@@ -6746,15 +6280,12 @@ tabai_redc_n32_bmi2:
 	adcx	r13, r14
 	mulx	r14, rax, qword ptr [rsp + 72]
 	adox	r13, rax
-	mov	eax, 0
-	adox	r14, rax
-	adcx	r14, rax
-	neg	rcx
-	adc	r15, qword ptr [rsi + 400]
+	adox	r14, rcx
+	adcx	r14, rcx
 	mov	qword ptr [rsi + 400], r15
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 216]
 	xor	eax, eax
+	adcx	r9, qword ptr [rsi + 408]
 	mulx	r15, rax, qword ptr [rsp + 16]
 	adox	r9, rax
 	adcx	r10, r15
@@ -6778,15 +6309,12 @@ tabai_redc_n32_bmi2:
 	adcx	r14, r15
 	mulx	r15, rax, qword ptr [rsp + 72]
 	adox	r14, rax
-	mov	eax, 0
-	adox	r15, rax
-	adcx	r15, rax
-	neg	rcx
-	adc	r9, qword ptr [rsi + 408]
+	adox	r15, rcx
+	adcx	r15, rcx
 	mov	qword ptr [rsi + 408], r9
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 224]
 	xor	eax, eax
+	adcx	r10, qword ptr [rsi + 416]
 	mulx	r9, rax, qword ptr [rsp + 16]
 	adox	r10, rax
 	adcx	r11, r9
@@ -6810,15 +6338,12 @@ tabai_redc_n32_bmi2:
 	adcx	r15, r9
 	mulx	r9, rax, qword ptr [rsp + 72]
 	adox	r15, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	neg	rcx
-	adc	r10, qword ptr [rsi + 416]
+	adox	r9, rcx
+	adcx	r9, rcx
 	mov	qword ptr [rsi + 416], r10
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 232]
 	xor	eax, eax
+	adcx	r11, qword ptr [rsi + 424]
 	mulx	r10, rax, qword ptr [rsp + 16]
 	adox	r11, rax
 	adcx	rbx, r10
@@ -6842,15 +6367,12 @@ tabai_redc_n32_bmi2:
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsp + 72]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	neg	rcx
-	adc	r11, qword ptr [rsi + 424]
+	adox	r10, rcx
+	adcx	r10, rcx
 	mov	qword ptr [rsi + 424], r11
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 240]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rsi + 432]
 	mulx	r11, rax, qword ptr [rsp + 16]
 	adox	rbx, rax
 	adcx	rbp, r11
@@ -6874,15 +6396,12 @@ tabai_redc_n32_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsp + 72]
 	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	neg	rcx
-	adc	rbx, qword ptr [rsi + 432]
+	adox	r11, rcx
+	adcx	r11, rcx
 	mov	qword ptr [rsi + 432], rbx
-	sbb	rcx, rcx
 	mov	rdx, qword ptr [r8 + 248]
 	xor	eax, eax
+	adcx	rbp, qword ptr [rsi + 440]
 	mulx	rbx, rax, qword ptr [rsp + 16]
 	adox	rbp, rax
 	adcx	r12, rbx
@@ -6906,15 +6425,10 @@ tabai_redc_n32_bmi2:
 	adcx	r11, rbx
 	mulx	rbx, rax, qword ptr [rsp + 72]
 	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	neg	rcx
-	adc	rbp, qword ptr [rsi + 440]
+	adox	rbx, rcx
+	adcx	rbx, rcx
 	mov	qword ptr [rsi + 440], rbp
-	sbb	rcx, rcx
-	neg	rcx
-	adc	r12, qword ptr [rsi + 448]
+	add	r12, qword ptr [rsi + 448]
 	mov	qword ptr [rsi + 448], r12
 	adc	r13, qword ptr [rsi + 456]
 	mov	qword ptr [rsi + 456], r13

@@ -1925,51 +1925,52 @@ tabai_sqr_n12_bmi2:
 	push	r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r14, 0
-	push	r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r15, 0
-	sub	rsp, 96
-	.cfi_adjust_cfa_offset 96
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rbx, qword ptr [rsi + 8]
-	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rcx, rax
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 32]
+	mulx	r8, rcx, qword ptr [rsi + 8]
+	mulx	r9, rax, qword ptr [rsi + 16]
+	add	r8, rax
+	mulx	r10, rax, qword ptr [rsi + 24]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 40]
+	mulx	r11, rax, qword ptr [rsi + 32]
 	adc	r10, rax
-	adc	r11, 0
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adc	r11, rax
+	adc	rbx, 0
+	mov	qword ptr [rdi + 8], rcx
+	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r9, rax
 	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
+	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r10, rax
 	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 40]
+	mulx	rbp, rax, qword ptr [rsi + 32]
 	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
+	mov	qword ptr [rdi + 24], r9
+	mov	qword ptr [rdi + 32], r10
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 40]
 	adox	rbp, rax
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
+	mov	qword ptr [rdi + 40], r11
+	mov	qword ptr [rdi + 48], rbx
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 32]
@@ -1980,6 +1981,8 @@ tabai_sqr_n12_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
+	mov	qword ptr [rdi + 56], rbp
+	mov	qword ptr [rdi + 64], r12
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r14, rax, qword ptr [rsi + 40]
@@ -1987,94 +1990,54 @@ tabai_sqr_n12_bmi2:
 	mov	eax, 0
 	adox	r14, rax
 	adcx	r14, rax
-	mov	rdx, qword ptr [rsi]
-	mulx	r15, rax, rdx
-	mov	qword ptr [rdi], rax
-	xor	edx, edx
-	adcx	rbx, rbx
-	adox	rbx, r15
-	mov	qword ptr [rdi + 8], rbx
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	r15, rax, rdx
-	adcx	rcx, rcx
-	adox	rcx, rax
-	mov	qword ptr [rdi + 16], rcx
-	adcx	r8, r8
-	adox	r8, r15
-	mov	qword ptr [rdi + 24], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	r15, rax, rdx
-	adcx	r9, r9
-	adox	r9, rax
-	mov	qword ptr [rdi + 32], r9
-	adcx	r10, r10
-	adox	r10, r15
-	mov	qword ptr [rdi + 40], r10
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	r15, rax, rdx
-	adcx	r11, r11
-	adox	r11, rax
-	mov	qword ptr [rdi + 48], r11
-	adcx	rbp, rbp
-	adox	rbp, r15
-	mov	qword ptr [rdi + 56], rbp
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	r15, rax, rdx
-	adcx	r12, r12
-	adox	r12, rax
-	mov	qword ptr [rdi + 64], r12
-	adcx	r13, r13
-	adox	r13, r15
 	mov	qword ptr [rdi + 72], r13
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	r15, rax, rdx
-	adcx	r14, r14
-	adox	r14, rax
 	mov	qword ptr [rdi + 80], r14
-	mov	ebx, 0
-	adcx	rbx, rbx
-	adox	rbx, r15
-	mov	qword ptr [rdi + 88], rbx
 	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rbx, qword ptr [rsi + 56]
-	mulx	r8, rax, qword ptr [rsi + 64]
-	add	rcx, rax
-	mulx	r9, rax, qword ptr [rsi + 72]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 80]
+	mulx	r8, rcx, qword ptr [rsi + 56]
+	mulx	r9, rax, qword ptr [rsi + 64]
+	add	r8, rax
+	mulx	r10, rax, qword ptr [rsi + 72]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 88]
+	mulx	r11, rax, qword ptr [rsi + 80]
 	adc	r10, rax
-	adc	r11, 0
+	mulx	rbx, rax, qword ptr [rsi + 88]
+	adc	r11, rax
+	adc	rbx, 0
+	mov	qword ptr [rdi + 104], rcx
+	mov	qword ptr [rdi + 112], r8
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 64]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 72]
 	adox	r9, rax
 	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 80]
+	mulx	rbp, rax, qword ptr [rsi + 72]
 	adox	r10, rax
 	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 88]
+	mulx	rbp, rax, qword ptr [rsi + 80]
 	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 88]
+	adox	rbx, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
+	mov	qword ptr [rdi + 120], r9
+	mov	qword ptr [rdi + 128], r10
 	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 72]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 80]
 	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 80]
+	adox	rbx, rax
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 88]
 	adox	rbp, rax
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
+	mov	qword ptr [rdi + 136], r11
+	mov	qword ptr [rdi + 144], rbx
 	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 80]
@@ -2085,6 +2048,8 @@ tabai_sqr_n12_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
+	mov	qword ptr [rdi + 152], rbp
+	mov	qword ptr [rdi + 160], r12
 	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
 	mulx	r14, rax, qword ptr [rsi + 88]
@@ -2092,96 +2057,46 @@ tabai_sqr_n12_bmi2:
 	mov	eax, 0
 	adox	r14, rax
 	adcx	r14, rax
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	r15, rax, rdx
-	mov	qword ptr [rdi + 96], rax
-	xor	edx, edx
-	adcx	rbx, rbx
-	adox	rbx, r15
-	mov	qword ptr [rdi + 104], rbx
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	r15, rax, rdx
-	adcx	rcx, rcx
-	adox	rcx, rax
-	mov	qword ptr [rdi + 112], rcx
-	adcx	r8, r8
-	adox	r8, r15
-	mov	qword ptr [rdi + 120], r8
-	mov	rdx, qword ptr [rsi + 64]
-	mulx	r15, rax, rdx
-	adcx	r9, r9
-	adox	r9, rax
-	mov	qword ptr [rdi + 128], r9
-	adcx	r10, r10
-	adox	r10, r15
-	mov	qword ptr [rdi + 136], r10
-	mov	rdx, qword ptr [rsi + 72]
-	mulx	r15, rax, rdx
-	adcx	r11, r11
-	adox	r11, rax
-	mov	qword ptr [rdi + 144], r11
-	adcx	rbp, rbp
-	adox	rbp, r15
-	mov	qword ptr [rdi + 152], rbp
-	mov	rdx, qword ptr [rsi + 80]
-	mulx	r15, rax, rdx
-	adcx	r12, r12
-	adox	r12, rax
-	mov	qword ptr [rdi + 160], r12
-	adcx	r13, r13
-	adox	r13, r15
 	mov	qword ptr [rdi + 168], r13
-	mov	rdx, qword ptr [rsi + 88]
-	mulx	r15, rax, rdx
-	adcx	r14, r14
-	adox	r14, rax
 	mov	qword ptr [rdi + 176], r14
-	mov	ebx, 0
-	adcx	rbx, rbx
-	adox	rbx, r15
-	mov	qword ptr [rdi + 184], rbx
+	xor	eax, eax
+	mov	qword ptr [rdi + 88], rax
+	mov	qword ptr [rdi + 96], rax
+	xor	ecx, ecx
+	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
 	mov	rdx, qword ptr [rsi + 48]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	adc	rbp, 0
-	mov	qword ptr [rsp], rcx
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 48]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 48], r8
 	mov	rdx, qword ptr [rsi + 56]
 	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 56]
 	mulx	r8, rax, qword ptr [rsi]
 	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
 	adcx	r10, r8
 	mulx	r8, rax, qword ptr [rsi + 8]
 	adox	r10, rax
@@ -2194,17 +2109,17 @@ tabai_sqr_n12_bmi2:
 	adcx	rbp, r8
 	mulx	r8, rax, qword ptr [rsi + 32]
 	adox	rbp, rax
-	adcx	rcx, r8
+	adcx	r12, r8
 	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 72]
+	adox	r12, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 64]
 	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 64]
 	mulx	r9, rax, qword ptr [rsi]
 	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
 	adcx	r11, r9
 	mulx	r9, rax, qword ptr [rsi + 8]
 	adox	r11, rax
@@ -2214,49 +2129,49 @@ tabai_sqr_n12_bmi2:
 	adcx	rbp, r9
 	mulx	r9, rax, qword ptr [rsi + 24]
 	adox	rbp, rax
-	adcx	rcx, r9
+	adcx	r12, r9
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
+	adox	r12, rax
 	adcx	r8, r9
 	mulx	r9, rax, qword ptr [rsi + 40]
 	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 80]
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 64], r10
+	mov	rdx, qword ptr [rsi + 72]
 	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 72]
 	mulx	r10, rax, qword ptr [rsi]
 	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
 	adcx	rbx, r10
 	mulx	r10, rax, qword ptr [rsi + 8]
 	adox	rbx, rax
 	adcx	rbp, r10
 	mulx	r10, rax, qword ptr [rsi + 16]
 	adox	rbp, rax
-	adcx	rcx, r10
+	adcx	r12, r10
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
+	adox	r12, rax
 	adcx	r8, r10
 	mulx	r10, rax, qword ptr [rsi + 32]
 	adox	r8, rax
 	adcx	r9, r10
 	mulx	r10, rax, qword ptr [rsi + 40]
 	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 88]
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 72], r11
+	mov	rdx, qword ptr [rsi + 80]
 	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 80]
 	mulx	r11, rax, qword ptr [rsi]
 	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
 	adcx	rbp, r11
 	mulx	r11, rax, qword ptr [rsi + 8]
 	adox	rbp, rax
-	adcx	rcx, r11
+	adcx	r12, r11
 	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
+	adox	r12, rax
 	adcx	r8, r11
 	mulx	r11, rax, qword ptr [rsi + 24]
 	adox	r8, rax
@@ -2266,93 +2181,177 @@ tabai_sqr_n12_bmi2:
 	adcx	r10, r11
 	mulx	r11, rax, qword ptr [rsi + 40]
 	adox	r10, rax
-	mov	eax, 0
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 80], rbx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 88]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
 	adox	r11, rax
-	adcx	r11, rax
-	mov	qword ptr [rsp + 48], rbp
-	mov	qword ptr [rsp + 56], rcx
-	mov	qword ptr [rsp + 64], r8
-	mov	qword ptr [rsp + 72], r9
-	mov	qword ptr [rsp + 80], r10
-	mov	qword ptr [rsp + 88], r11
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 48]
-	mov	qword ptr [rdi + 48], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 88], rbp
+	add	r12, qword ptr [rdi + 96]
+	mov	qword ptr [rdi + 96], r12
+	adc	r8, qword ptr [rdi + 104]
+	mov	qword ptr [rdi + 104], r8
+	adc	r9, qword ptr [rdi + 112]
+	mov	qword ptr [rdi + 112], r9
+	adc	r10, qword ptr [rdi + 120]
+	mov	qword ptr [rdi + 120], r10
+	adc	r11, qword ptr [rdi + 128]
+	mov	qword ptr [rdi + 128], r11
+	adc	rbx, qword ptr [rdi + 136]
+	mov	qword ptr [rdi + 136], rbx
 	mov	rax, qword ptr [rdi + 144]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 144], rax
 	mov	rax, qword ptr [rdi + 152]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 152], rax
 	mov	rax, qword ptr [rdi + 160]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 160], rax
 	mov	rax, qword ptr [rdi + 168]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 168], rax
 	mov	rax, qword ptr [rdi + 176]
-	adcx	rax, rcx
-	adox	rax, rcx
+	adc	rax, rcx
 	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rdi + 184]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 184], rax
-	add	rsp, 96
-	.cfi_adjust_cfa_offset -96
-	pop	r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r15
+	xor	r8d, r8d
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rdi], rax
+	mov	r9, qword ptr [rdi + 8]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 8], r9
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 16]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 16], r8
+	mov	r9, qword ptr [rdi + 24]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 24], r9
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 32]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 32], r8
+	mov	r9, qword ptr [rdi + 40]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 40], r9
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 48]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 48], r8
+	mov	r9, qword ptr [rdi + 56]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 64]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 64], r8
+	mov	r9, qword ptr [rdi + 72]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 80]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 80], r8
+	mov	r9, qword ptr [rdi + 88]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 88], r9
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 96]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 96], r8
+	mov	r9, qword ptr [rdi + 104]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 104], r9
+	mov	rdx, qword ptr [rsi + 56]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 112]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 112], r8
+	mov	r9, qword ptr [rdi + 120]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 120], r9
+	mov	rdx, qword ptr [rsi + 64]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 128]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 128], r8
+	mov	r9, qword ptr [rdi + 136]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 136], r9
+	mov	rdx, qword ptr [rsi + 72]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 144]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 144], r8
+	mov	r9, qword ptr [rdi + 152]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 152], r9
+	mov	rdx, qword ptr [rsi + 80]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 160]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 160], r8
+	mov	r9, qword ptr [rdi + 168]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 168], r9
+	mov	rdx, qword ptr [rsi + 88]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 176]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 176], r8
+	mov	r9d, 0
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 184], r9
 	pop	r14
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r14
@@ -2401,48 +2400,52 @@ tabai_sqr_n13_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 104
-	.cfi_adjust_cfa_offset 104
 	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rbx, qword ptr [rsi + 8]
-	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rcx, rax
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 32]
+	mulx	r8, rcx, qword ptr [rsi + 8]
+	mulx	r9, rax, qword ptr [rsi + 16]
+	add	r8, rax
+	mulx	r10, rax, qword ptr [rsi + 24]
 	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 40]
+	mulx	r11, rax, qword ptr [rsi + 32]
 	adc	r10, rax
-	adc	r11, 0
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adc	r11, rax
+	adc	rbx, 0
+	mov	qword ptr [rdi + 8], rcx
+	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 16]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r9, rax
 	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
+	mulx	rbp, rax, qword ptr [rsi + 24]
 	adox	r10, rax
 	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 40]
+	mulx	rbp, rax, qword ptr [rsi + 32]
 	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
 	mov	eax, 0
 	adox	rbp, rax
 	adcx	rbp, rax
+	mov	qword ptr [rdi + 24], r9
+	mov	qword ptr [rdi + 32], r10
 	mov	rdx, qword ptr [rsi + 16]
 	xor	eax, eax
 	mulx	r12, rax, qword ptr [rsi + 24]
-	adox	r10, rax
-	adcx	r11, r12
-	mulx	r12, rax, qword ptr [rsi + 32]
 	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
 	adcx	rbp, r12
 	mulx	r12, rax, qword ptr [rsi + 40]
 	adox	rbp, rax
 	mov	eax, 0
 	adox	r12, rax
 	adcx	r12, rax
+	mov	qword ptr [rdi + 40], r11
+	mov	qword ptr [rdi + 48], rbx
 	mov	rdx, qword ptr [rsi + 24]
 	xor	eax, eax
 	mulx	r13, rax, qword ptr [rsi + 32]
@@ -2453,6 +2456,8 @@ tabai_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r13, rax
 	adcx	r13, rax
+	mov	qword ptr [rdi + 56], rbp
+	mov	qword ptr [rdi + 64], r12
 	mov	rdx, qword ptr [rsi + 32]
 	xor	eax, eax
 	mulx	r14, rax, qword ptr [rsi + 40]
@@ -2460,54 +2465,8 @@ tabai_sqr_n13_bmi2:
 	mov	eax, 0
 	adox	r14, rax
 	adcx	r14, rax
-	mov	rdx, qword ptr [rsi]
-	mulx	r15, rax, rdx
-	mov	qword ptr [rdi], rax
-	xor	edx, edx
-	adcx	rbx, rbx
-	adox	rbx, r15
-	mov	qword ptr [rdi + 8], rbx
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	r15, rax, rdx
-	adcx	rcx, rcx
-	adox	rcx, rax
-	mov	qword ptr [rdi + 16], rcx
-	adcx	r8, r8
-	adox	r8, r15
-	mov	qword ptr [rdi + 24], r8
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	r15, rax, rdx
-	adcx	r9, r9
-	adox	r9, rax
-	mov	qword ptr [rdi + 32], r9
-	adcx	r10, r10
-	adox	r10, r15
-	mov	qword ptr [rdi + 40], r10
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	r15, rax, rdx
-	adcx	r11, r11
-	adox	r11, rax
-	mov	qword ptr [rdi + 48], r11
-	adcx	rbp, rbp
-	adox	rbp, r15
-	mov	qword ptr [rdi + 56], rbp
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	r15, rax, rdx
-	adcx	r12, r12
-	adox	r12, rax
-	mov	qword ptr [rdi + 64], r12
-	adcx	r13, r13
-	adox	r13, r15
 	mov	qword ptr [rdi + 72], r13
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	r15, rax, rdx
-	adcx	r14, r14
-	adox	r14, rax
 	mov	qword ptr [rdi + 80], r14
-	mov	ebx, 0
-	adcx	rbx, rbx
-	adox	rbx, r15
-	mov	qword ptr [rdi + 88], rbx
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	r8, rcx, qword ptr [rsi + 56]
 	mulx	r9, rax, qword ptr [rsi + 64]
@@ -2598,10 +2557,271 @@ tabai_sqr_n13_bmi2:
 	adcx	rcx, rax
 	mov	qword ptr [rdi + 184], r15
 	mov	qword ptr [rdi + 192], rcx
+	xor	eax, eax
+	mov	qword ptr [rdi + 88], rax
+	mov	qword ptr [rdi + 96], rax
+	xor	ecx, ecx
 	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 48]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 48], r8
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 56]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 64]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 64], r10
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 72]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 72], r11
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 80]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 80], rbx
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 88]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 88], rbp
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 96]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 96], r12
+	add	r8, qword ptr [rdi + 104]
+	mov	qword ptr [rdi + 104], r8
+	adc	r9, qword ptr [rdi + 112]
+	mov	qword ptr [rdi + 112], r9
+	adc	r10, qword ptr [rdi + 120]
+	mov	qword ptr [rdi + 120], r10
+	adc	r11, qword ptr [rdi + 128]
+	mov	qword ptr [rdi + 128], r11
+	adc	rbx, qword ptr [rdi + 136]
+	mov	qword ptr [rdi + 136], rbx
+	adc	rbp, qword ptr [rdi + 144]
+	mov	qword ptr [rdi + 144], rbp
+	mov	rax, qword ptr [rdi + 152]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 152], rax
+	mov	rax, qword ptr [rdi + 160]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 160], rax
+	mov	rax, qword ptr [rdi + 168]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 168], rax
+	mov	rax, qword ptr [rdi + 176]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 176], rax
+	mov	rax, qword ptr [rdi + 184]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 184], rax
+	mov	rax, qword ptr [rdi + 192]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 192], rax
+	xor	r8d, r8d
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rdi], rax
+	mov	r9, qword ptr [rdi + 8]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 8], r9
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 16]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 16], r8
+	mov	r9, qword ptr [rdi + 24]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 24], r9
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 32]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 32], r8
+	mov	r9, qword ptr [rdi + 40]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 40], r9
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 48]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 48], r8
+	mov	r9, qword ptr [rdi + 56]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 64]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 64], r8
+	mov	r9, qword ptr [rdi + 72]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 80]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 80], r8
+	mov	r9, qword ptr [rdi + 88]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 88], r9
 	mov	rdx, qword ptr [rsi + 48]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi + 96], rax
+	mov	r8, qword ptr [rdi + 96]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 96], r8
 	mov	r9, qword ptr [rdi + 104]
 	adcx	r9, r9
 	adox	r9, rcx
@@ -2666,247 +2886,6 @@ tabai_sqr_n13_bmi2:
 	adcx	r9, r9
 	adox	r9, rcx
 	mov	qword ptr [rdi + 200], r9
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	adc	rbp, 0
-	mov	qword ptr [rsp], rcx
-	mov	rdx, qword ptr [rsi + 56]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	qword ptr [rsp + 56], rcx
-	mov	qword ptr [rsp + 64], r8
-	mov	qword ptr [rsp + 72], r9
-	mov	qword ptr [rsp + 80], r10
-	mov	qword ptr [rsp + 88], r11
-	mov	qword ptr [rsp + 96], rbx
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 48]
-	mov	qword ptr [rdi + 48], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rdi + 152]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rdi + 160]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rdi + 168]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rdi + 176]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rdi + 184]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 184], rax
-	mov	rax, qword ptr [rdi + 192]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 192], rax
-	mov	rax, qword ptr [rdi + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 200], rax
-	add	rsp, 104
-	.cfi_adjust_cfa_offset -104
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -2958,8 +2937,6 @@ tabai_sqr_n14_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 112
-	.cfi_adjust_cfa_offset 112
 	mov	rdx, qword ptr [rsi]
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
@@ -3050,74 +3027,6 @@ tabai_sqr_n14_bmi2:
 	adcx	rcx, rax
 	mov	qword ptr [rdi + 88], r15
 	mov	qword ptr [rdi + 96], rcx
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9, qword ptr [rdi + 72]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 80]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 80], r8
-	mov	r9, qword ptr [rdi + 88]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 88], r9
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 96]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 96], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 104], r9
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	r8, rcx, qword ptr [rsi + 64]
 	mulx	r9, rax, qword ptr [rsi + 72]
@@ -3208,10 +3117,305 @@ tabai_sqr_n14_bmi2:
 	adcx	rcx, rax
 	mov	qword ptr [rdi + 200], r15
 	mov	qword ptr [rdi + 208], rcx
+	xor	eax, eax
+	mov	qword ptr [rdi + 104], rax
+	mov	qword ptr [rdi + 112], rax
+	xor	ecx, ecx
 	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 56]
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adox	r13, rcx
+	adcx	r13, rcx
+	mov	qword ptr [rdi + 56], r8
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 64]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 64], r9
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 72]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 72], r10
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 80]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 80], r11
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 88]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 88], rbx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 96]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 96], rbp
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 104]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 104], r12
+	add	r13, qword ptr [rdi + 112]
+	mov	qword ptr [rdi + 112], r13
+	adc	r8, qword ptr [rdi + 120]
+	mov	qword ptr [rdi + 120], r8
+	adc	r9, qword ptr [rdi + 128]
+	mov	qword ptr [rdi + 128], r9
+	adc	r10, qword ptr [rdi + 136]
+	mov	qword ptr [rdi + 136], r10
+	adc	r11, qword ptr [rdi + 144]
+	mov	qword ptr [rdi + 144], r11
+	adc	rbx, qword ptr [rdi + 152]
+	mov	qword ptr [rdi + 152], rbx
+	adc	rbp, qword ptr [rdi + 160]
+	mov	qword ptr [rdi + 160], rbp
+	mov	rax, qword ptr [rdi + 168]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 168], rax
+	mov	rax, qword ptr [rdi + 176]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 176], rax
+	mov	rax, qword ptr [rdi + 184]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 184], rax
+	mov	rax, qword ptr [rdi + 192]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 192], rax
+	mov	rax, qword ptr [rdi + 200]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 200], rax
+	mov	rax, qword ptr [rdi + 208]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 208], rax
+	xor	r8d, r8d
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rdi], rax
+	mov	r9, qword ptr [rdi + 8]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 8], r9
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 16]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 16], r8
+	mov	r9, qword ptr [rdi + 24]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 24], r9
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 32]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 32], r8
+	mov	r9, qword ptr [rdi + 40]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 40], r9
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 48]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 48], r8
+	mov	r9, qword ptr [rdi + 56]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 64]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 64], r8
+	mov	r9, qword ptr [rdi + 72]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 80]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 80], r8
+	mov	r9, qword ptr [rdi + 88]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 88], r9
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 96]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 96], r8
+	mov	r9, qword ptr [rdi + 104]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 104], r9
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi + 112], rax
+	mov	r8, qword ptr [rdi + 112]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 112], r8
 	mov	r9, qword ptr [rdi + 120]
 	adcx	r9, r9
 	adox	r9, rcx
@@ -3276,272 +3480,6 @@ tabai_sqr_n14_bmi2:
 	adcx	r9, r9
 	adox	r9, rcx
 	mov	qword ptr [rdi + 216], r9
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adc	rbp, rax
-	adc	r12, 0
-	mov	qword ptr [rsp], rcx
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	qword ptr [rsp + 56], r12
-	mov	qword ptr [rsp + 64], rcx
-	mov	qword ptr [rsp + 72], r8
-	mov	qword ptr [rsp + 80], r9
-	mov	qword ptr [rsp + 88], r10
-	mov	qword ptr [rsp + 96], r11
-	mov	qword ptr [rsp + 104], rbx
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rdi + 168]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rdi + 176]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rdi + 184]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 184], rax
-	mov	rax, qword ptr [rdi + 192]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 192], rax
-	mov	rax, qword ptr [rdi + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 200], rax
-	mov	rax, qword ptr [rdi + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 208], rax
-	mov	rax, qword ptr [rdi + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 216], rax
-	add	rsp, 112
-	.cfi_adjust_cfa_offset -112
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -3593,8 +3531,6 @@ tabai_sqr_n15_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 120
-	.cfi_adjust_cfa_offset 120
 	mov	rdx, qword ptr [rsi]
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
@@ -3685,74 +3621,6 @@ tabai_sqr_n15_bmi2:
 	adcx	rcx, rax
 	mov	qword ptr [rdi + 88], r15
 	mov	qword ptr [rdi + 96], rcx
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9, qword ptr [rdi + 72]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 80]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 80], r8
-	mov	r9, qword ptr [rdi + 88]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 88], r9
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 96]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 96], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 104], r9
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	r8, rcx, qword ptr [rsi + 64]
 	mulx	r9, rax, qword ptr [rsi + 72]
@@ -3869,10 +3737,334 @@ tabai_sqr_n15_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 216], r8
 	mov	qword ptr [rdi + 224], r9
+	xor	eax, eax
+	mov	qword ptr [rdi + 104], rax
+	mov	qword ptr [rdi + 112], rax
+	xor	ecx, ecx
 	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 56]
+	mulx	r13, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r13
+	mulx	r13, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r13
+	mulx	r13, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r13
+	mulx	r13, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r13
+	mulx	r13, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r13
+	mulx	r13, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r13
+	mulx	r13, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adox	r13, rcx
+	adcx	r13, rcx
+	mov	qword ptr [rdi + 56], r8
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 64]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 64], r9
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 72]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 72], r10
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 80]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 80], r11
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 88]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 88], rbx
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 96]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 96], rbp
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 104]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 104], r12
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 112]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 112], r13
+	add	r8, qword ptr [rdi + 120]
+	mov	qword ptr [rdi + 120], r8
+	adc	r9, qword ptr [rdi + 128]
+	mov	qword ptr [rdi + 128], r9
+	adc	r10, qword ptr [rdi + 136]
+	mov	qword ptr [rdi + 136], r10
+	adc	r11, qword ptr [rdi + 144]
+	mov	qword ptr [rdi + 144], r11
+	adc	rbx, qword ptr [rdi + 152]
+	mov	qword ptr [rdi + 152], rbx
+	adc	rbp, qword ptr [rdi + 160]
+	mov	qword ptr [rdi + 160], rbp
+	adc	r12, qword ptr [rdi + 168]
+	mov	qword ptr [rdi + 168], r12
+	mov	rax, qword ptr [rdi + 176]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 176], rax
+	mov	rax, qword ptr [rdi + 184]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 184], rax
+	mov	rax, qword ptr [rdi + 192]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 192], rax
+	mov	rax, qword ptr [rdi + 200]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 200], rax
+	mov	rax, qword ptr [rdi + 208]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 208], rax
+	mov	rax, qword ptr [rdi + 216]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 216], rax
+	mov	rax, qword ptr [rdi + 224]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 224], rax
+	xor	r8d, r8d
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rdi], rax
+	mov	r9, qword ptr [rdi + 8]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 8], r9
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 16]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 16], r8
+	mov	r9, qword ptr [rdi + 24]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 24], r9
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 32]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 32], r8
+	mov	r9, qword ptr [rdi + 40]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 40], r9
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 48]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 48], r8
+	mov	r9, qword ptr [rdi + 56]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 64]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 64], r8
+	mov	r9, qword ptr [rdi + 72]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 80]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 80], r8
+	mov	r9, qword ptr [rdi + 88]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 88], r9
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 96]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 96], r8
+	mov	r9, qword ptr [rdi + 104]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 104], r9
 	mov	rdx, qword ptr [rsi + 56]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi + 112], rax
+	mov	r8, qword ptr [rdi + 112]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 112], r8
 	mov	r9, qword ptr [rdi + 120]
 	adcx	r9, r9
 	adox	r9, rcx
@@ -3947,306 +4139,6 @@ tabai_sqr_n15_bmi2:
 	adcx	r9, r9
 	adox	r9, rcx
 	mov	qword ptr [rdi + 232], r9
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adc	rbp, rax
-	adc	r12, 0
-	mov	qword ptr [rsp], rcx
-	mov	rdx, qword ptr [rsi + 64]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	rdx, qword ptr [rsi + 112]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi]
-	adox	r12, rax
-	mov	qword ptr [rsp + 56], r12
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 8]
-	adox	rcx, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 16]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	mov	qword ptr [rsp + 64], rcx
-	mov	qword ptr [rsp + 72], r8
-	mov	qword ptr [rsp + 80], r9
-	mov	qword ptr [rsp + 88], r10
-	mov	qword ptr [rsp + 96], r11
-	mov	qword ptr [rsp + 104], rbx
-	mov	qword ptr [rsp + 112], rbp
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 56]
-	mov	qword ptr [rdi + 56], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rsp + 112]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 168]
-	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rdi + 176]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rdi + 184]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 184], rax
-	mov	rax, qword ptr [rdi + 192]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 192], rax
-	mov	rax, qword ptr [rdi + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 200], rax
-	mov	rax, qword ptr [rdi + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 208], rax
-	mov	rax, qword ptr [rdi + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 216], rax
-	mov	rax, qword ptr [rdi + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 224], rax
-	mov	rax, qword ptr [rdi + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 232], rax
-	add	rsp, 120
-	.cfi_adjust_cfa_offset -120
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -4298,8 +4190,6 @@ tabai_sqr_n16_bmi2:
 	push	r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	sub	rsp, 128
-	.cfi_adjust_cfa_offset 128
 	mov	rdx, qword ptr [rsi]
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
@@ -4416,84 +4306,6 @@ tabai_sqr_n16_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 104], r8
 	mov	qword ptr [rdi + 112], r9
-	xor	r8d, r8d
-	mov	rdx, qword ptr [rsi]
-	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi], rax
-	mov	r9, qword ptr [rdi + 8]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 8], r9
-	mov	rdx, qword ptr [rsi + 8]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 16]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 16], r8
-	mov	r9, qword ptr [rdi + 24]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 24], r9
-	mov	rdx, qword ptr [rsi + 16]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 32]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 32], r8
-	mov	r9, qword ptr [rdi + 40]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 40], r9
-	mov	rdx, qword ptr [rsi + 24]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 48]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 48], r8
-	mov	r9, qword ptr [rdi + 56]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 56], r9
-	mov	rdx, qword ptr [rsi + 32]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 64]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 64], r8
-	mov	r9, qword ptr [rdi + 72]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 72], r9
-	mov	rdx, qword ptr [rsi + 40]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 80]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 80], r8
-	mov	r9, qword ptr [rdi + 88]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 88], r9
-	mov	rdx, qword ptr [rsi + 48]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 96]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 96], r8
-	mov	r9, qword ptr [rdi + 104]
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 104], r9
-	mov	rdx, qword ptr [rsi + 56]
-	mulx	rcx, rax, rdx
-	mov	r8, qword ptr [rdi + 112]
-	adcx	r8, r8
-	adox	r8, rax
-	mov	qword ptr [rdi + 112], r8
-	mov	r9d, 0
-	adcx	r9, r9
-	adox	r9, rcx
-	mov	qword ptr [rdi + 120], r9
 	mov	rdx, qword ptr [rsi + 64]
 	mulx	r8, rcx, qword ptr [rsi + 72]
 	mulx	r9, rax, qword ptr [rsi + 80]
@@ -4610,10 +4422,371 @@ tabai_sqr_n16_bmi2:
 	adcx	r9, rax
 	mov	qword ptr [rdi + 232], r8
 	mov	qword ptr [rdi + 240], r9
+	xor	eax, eax
+	mov	qword ptr [rdi + 120], rax
+	mov	qword ptr [rdi + 128], rax
+	xor	ecx, ecx
 	xor	r8d, r8d
+	xor	r9d, r9d
+	xor	r10d, r10d
+	xor	r11d, r11d
+	xor	ebx, ebx
+	xor	ebp, ebp
+	xor	r12d, r12d
+	xor	r13d, r13d
+	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
+	adcx	r8, qword ptr [rdi + 64]
+	mulx	r14, rax, qword ptr [rsi]
+	adox	r8, rax
+	adcx	r9, r14
+	mulx	r14, rax, qword ptr [rsi + 8]
+	adox	r9, rax
+	adcx	r10, r14
+	mulx	r14, rax, qword ptr [rsi + 16]
+	adox	r10, rax
+	adcx	r11, r14
+	mulx	r14, rax, qword ptr [rsi + 24]
+	adox	r11, rax
+	adcx	rbx, r14
+	mulx	r14, rax, qword ptr [rsi + 32]
+	adox	rbx, rax
+	adcx	rbp, r14
+	mulx	r14, rax, qword ptr [rsi + 40]
+	adox	rbp, rax
+	adcx	r12, r14
+	mulx	r14, rax, qword ptr [rsi + 48]
+	adox	r12, rax
+	adcx	r13, r14
+	mulx	r14, rax, qword ptr [rsi + 56]
+	adox	r13, rax
+	adox	r14, rcx
+	adcx	r14, rcx
+	mov	qword ptr [rdi + 64], r8
+	mov	rdx, qword ptr [rsi + 72]
+	xor	eax, eax
+	adcx	r9, qword ptr [rdi + 72]
+	mulx	r8, rax, qword ptr [rsi]
+	adox	r9, rax
+	adcx	r10, r8
+	mulx	r8, rax, qword ptr [rsi + 8]
+	adox	r10, rax
+	adcx	r11, r8
+	mulx	r8, rax, qword ptr [rsi + 16]
+	adox	r11, rax
+	adcx	rbx, r8
+	mulx	r8, rax, qword ptr [rsi + 24]
+	adox	rbx, rax
+	adcx	rbp, r8
+	mulx	r8, rax, qword ptr [rsi + 32]
+	adox	rbp, rax
+	adcx	r12, r8
+	mulx	r8, rax, qword ptr [rsi + 40]
+	adox	r12, rax
+	adcx	r13, r8
+	mulx	r8, rax, qword ptr [rsi + 48]
+	adox	r13, rax
+	adcx	r14, r8
+	mulx	r8, rax, qword ptr [rsi + 56]
+	adox	r14, rax
+	adox	r8, rcx
+	adcx	r8, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 80]
+	xor	eax, eax
+	adcx	r10, qword ptr [rdi + 80]
+	mulx	r9, rax, qword ptr [rsi]
+	adox	r10, rax
+	adcx	r11, r9
+	mulx	r9, rax, qword ptr [rsi + 8]
+	adox	r11, rax
+	adcx	rbx, r9
+	mulx	r9, rax, qword ptr [rsi + 16]
+	adox	rbx, rax
+	adcx	rbp, r9
+	mulx	r9, rax, qword ptr [rsi + 24]
+	adox	rbp, rax
+	adcx	r12, r9
+	mulx	r9, rax, qword ptr [rsi + 32]
+	adox	r12, rax
+	adcx	r13, r9
+	mulx	r9, rax, qword ptr [rsi + 40]
+	adox	r13, rax
+	adcx	r14, r9
+	mulx	r9, rax, qword ptr [rsi + 48]
+	adox	r14, rax
+	adcx	r8, r9
+	mulx	r9, rax, qword ptr [rsi + 56]
+	adox	r8, rax
+	adox	r9, rcx
+	adcx	r9, rcx
+	mov	qword ptr [rdi + 80], r10
+	mov	rdx, qword ptr [rsi + 88]
+	xor	eax, eax
+	adcx	r11, qword ptr [rdi + 88]
+	mulx	r10, rax, qword ptr [rsi]
+	adox	r11, rax
+	adcx	rbx, r10
+	mulx	r10, rax, qword ptr [rsi + 8]
+	adox	rbx, rax
+	adcx	rbp, r10
+	mulx	r10, rax, qword ptr [rsi + 16]
+	adox	rbp, rax
+	adcx	r12, r10
+	mulx	r10, rax, qword ptr [rsi + 24]
+	adox	r12, rax
+	adcx	r13, r10
+	mulx	r10, rax, qword ptr [rsi + 32]
+	adox	r13, rax
+	adcx	r14, r10
+	mulx	r10, rax, qword ptr [rsi + 40]
+	adox	r14, rax
+	adcx	r8, r10
+	mulx	r10, rax, qword ptr [rsi + 48]
+	adox	r8, rax
+	adcx	r9, r10
+	mulx	r10, rax, qword ptr [rsi + 56]
+	adox	r9, rax
+	adox	r10, rcx
+	adcx	r10, rcx
+	mov	qword ptr [rdi + 88], r11
+	mov	rdx, qword ptr [rsi + 96]
+	xor	eax, eax
+	adcx	rbx, qword ptr [rdi + 96]
+	mulx	r11, rax, qword ptr [rsi]
+	adox	rbx, rax
+	adcx	rbp, r11
+	mulx	r11, rax, qword ptr [rsi + 8]
+	adox	rbp, rax
+	adcx	r12, r11
+	mulx	r11, rax, qword ptr [rsi + 16]
+	adox	r12, rax
+	adcx	r13, r11
+	mulx	r11, rax, qword ptr [rsi + 24]
+	adox	r13, rax
+	adcx	r14, r11
+	mulx	r11, rax, qword ptr [rsi + 32]
+	adox	r14, rax
+	adcx	r8, r11
+	mulx	r11, rax, qword ptr [rsi + 40]
+	adox	r8, rax
+	adcx	r9, r11
+	mulx	r11, rax, qword ptr [rsi + 48]
+	adox	r9, rax
+	adcx	r10, r11
+	mulx	r11, rax, qword ptr [rsi + 56]
+	adox	r10, rax
+	adox	r11, rcx
+	adcx	r11, rcx
+	mov	qword ptr [rdi + 96], rbx
+	mov	rdx, qword ptr [rsi + 104]
+	xor	eax, eax
+	adcx	rbp, qword ptr [rdi + 104]
+	mulx	rbx, rax, qword ptr [rsi]
+	adox	rbp, rax
+	adcx	r12, rbx
+	mulx	rbx, rax, qword ptr [rsi + 8]
+	adox	r12, rax
+	adcx	r13, rbx
+	mulx	rbx, rax, qword ptr [rsi + 16]
+	adox	r13, rax
+	adcx	r14, rbx
+	mulx	rbx, rax, qword ptr [rsi + 24]
+	adox	r14, rax
+	adcx	r8, rbx
+	mulx	rbx, rax, qword ptr [rsi + 32]
+	adox	r8, rax
+	adcx	r9, rbx
+	mulx	rbx, rax, qword ptr [rsi + 40]
+	adox	r9, rax
+	adcx	r10, rbx
+	mulx	rbx, rax, qword ptr [rsi + 48]
+	adox	r10, rax
+	adcx	r11, rbx
+	mulx	rbx, rax, qword ptr [rsi + 56]
+	adox	r11, rax
+	adox	rbx, rcx
+	adcx	rbx, rcx
+	mov	qword ptr [rdi + 104], rbp
+	mov	rdx, qword ptr [rsi + 112]
+	xor	eax, eax
+	adcx	r12, qword ptr [rdi + 112]
+	mulx	rbp, rax, qword ptr [rsi]
+	adox	r12, rax
+	adcx	r13, rbp
+	mulx	rbp, rax, qword ptr [rsi + 8]
+	adox	r13, rax
+	adcx	r14, rbp
+	mulx	rbp, rax, qword ptr [rsi + 16]
+	adox	r14, rax
+	adcx	r8, rbp
+	mulx	rbp, rax, qword ptr [rsi + 24]
+	adox	r8, rax
+	adcx	r9, rbp
+	mulx	rbp, rax, qword ptr [rsi + 32]
+	adox	r9, rax
+	adcx	r10, rbp
+	mulx	rbp, rax, qword ptr [rsi + 40]
+	adox	r10, rax
+	adcx	r11, rbp
+	mulx	rbp, rax, qword ptr [rsi + 48]
+	adox	r11, rax
+	adcx	rbx, rbp
+	mulx	rbp, rax, qword ptr [rsi + 56]
+	adox	rbx, rax
+	adox	rbp, rcx
+	adcx	rbp, rcx
+	mov	qword ptr [rdi + 112], r12
+	mov	rdx, qword ptr [rsi + 120]
+	xor	eax, eax
+	adcx	r13, qword ptr [rdi + 120]
+	mulx	r12, rax, qword ptr [rsi]
+	adox	r13, rax
+	adcx	r14, r12
+	mulx	r12, rax, qword ptr [rsi + 8]
+	adox	r14, rax
+	adcx	r8, r12
+	mulx	r12, rax, qword ptr [rsi + 16]
+	adox	r8, rax
+	adcx	r9, r12
+	mulx	r12, rax, qword ptr [rsi + 24]
+	adox	r9, rax
+	adcx	r10, r12
+	mulx	r12, rax, qword ptr [rsi + 32]
+	adox	r10, rax
+	adcx	r11, r12
+	mulx	r12, rax, qword ptr [rsi + 40]
+	adox	r11, rax
+	adcx	rbx, r12
+	mulx	r12, rax, qword ptr [rsi + 48]
+	adox	rbx, rax
+	adcx	rbp, r12
+	mulx	r12, rax, qword ptr [rsi + 56]
+	adox	rbp, rax
+	adox	r12, rcx
+	adcx	r12, rcx
+	mov	qword ptr [rdi + 120], r13
+	add	r14, qword ptr [rdi + 128]
+	mov	qword ptr [rdi + 128], r14
+	adc	r8, qword ptr [rdi + 136]
+	mov	qword ptr [rdi + 136], r8
+	adc	r9, qword ptr [rdi + 144]
+	mov	qword ptr [rdi + 144], r9
+	adc	r10, qword ptr [rdi + 152]
+	mov	qword ptr [rdi + 152], r10
+	adc	r11, qword ptr [rdi + 160]
+	mov	qword ptr [rdi + 160], r11
+	adc	rbx, qword ptr [rdi + 168]
+	mov	qword ptr [rdi + 168], rbx
+	adc	rbp, qword ptr [rdi + 176]
+	mov	qword ptr [rdi + 176], rbp
+	adc	r12, qword ptr [rdi + 184]
+	mov	qword ptr [rdi + 184], r12
+	mov	rax, qword ptr [rdi + 192]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 192], rax
+	mov	rax, qword ptr [rdi + 200]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 200], rax
+	mov	rax, qword ptr [rdi + 208]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 208], rax
+	mov	rax, qword ptr [rdi + 216]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 216], rax
+	mov	rax, qword ptr [rdi + 224]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 224], rax
+	mov	rax, qword ptr [rdi + 232]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 232], rax
+	mov	rax, qword ptr [rdi + 240]
+	adc	rax, rcx
+	mov	qword ptr [rdi + 240], rax
+	xor	r8d, r8d
+	mov	rdx, qword ptr [rsi]
+	mulx	rcx, rax, rdx
+	mov	qword ptr [rdi], rax
+	mov	r9, qword ptr [rdi + 8]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 8], r9
+	mov	rdx, qword ptr [rsi + 8]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 16]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 16], r8
+	mov	r9, qword ptr [rdi + 24]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 24], r9
+	mov	rdx, qword ptr [rsi + 16]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 32]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 32], r8
+	mov	r9, qword ptr [rdi + 40]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 40], r9
+	mov	rdx, qword ptr [rsi + 24]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 48]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 48], r8
+	mov	r9, qword ptr [rdi + 56]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 56], r9
+	mov	rdx, qword ptr [rsi + 32]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 64]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 64], r8
+	mov	r9, qword ptr [rdi + 72]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 72], r9
+	mov	rdx, qword ptr [rsi + 40]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 80]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 80], r8
+	mov	r9, qword ptr [rdi + 88]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 88], r9
+	mov	rdx, qword ptr [rsi + 48]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 96]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 96], r8
+	mov	r9, qword ptr [rdi + 104]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 104], r9
+	mov	rdx, qword ptr [rsi + 56]
+	mulx	rcx, rax, rdx
+	mov	r8, qword ptr [rdi + 112]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 112], r8
+	mov	r9, qword ptr [rdi + 120]
+	adcx	r9, r9
+	adox	r9, rcx
+	mov	qword ptr [rdi + 120], r9
 	mov	rdx, qword ptr [rsi + 64]
 	mulx	rcx, rax, rdx
-	mov	qword ptr [rdi + 128], rax
+	mov	r8, qword ptr [rdi + 128]
+	adcx	r8, r8
+	adox	r8, rax
+	mov	qword ptr [rdi + 128], r8
 	mov	r9, qword ptr [rdi + 136]
 	adcx	r9, r9
 	adox	r9, rcx
@@ -4688,334 +4861,6 @@ tabai_sqr_n16_bmi2:
 	adcx	r9, r9
 	adox	r9, rcx
 	mov	qword ptr [rdi + 248], r9
-	mov	rdx, qword ptr [rsi + 64]
-	mulx	r8, rcx, qword ptr [rsi]
-	mulx	r9, rax, qword ptr [rsi + 8]
-	add	r8, rax
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adc	r9, rax
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adc	r10, rax
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adc	r11, rax
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adc	rbx, rax
-	mulx	r12, rax, qword ptr [rsi + 48]
-	adc	rbp, rax
-	mulx	r13, rax, qword ptr [rsi + 56]
-	adc	r12, rax
-	adc	r13, 0
-	mov	qword ptr [rsp], rcx
-	mov	rdx, qword ptr [rsi + 72]
-	xor	eax, eax
-	mulx	rcx, rax, qword ptr [rsi]
-	adox	r8, rax
-	mov	qword ptr [rsp + 8], r8
-	adcx	r9, rcx
-	mulx	rcx, rax, qword ptr [rsi + 8]
-	adox	r9, rax
-	adcx	r10, rcx
-	mulx	rcx, rax, qword ptr [rsi + 16]
-	adox	r10, rax
-	adcx	r11, rcx
-	mulx	rcx, rax, qword ptr [rsi + 24]
-	adox	r11, rax
-	adcx	rbx, rcx
-	mulx	rcx, rax, qword ptr [rsi + 32]
-	adox	rbx, rax
-	adcx	rbp, rcx
-	mulx	rcx, rax, qword ptr [rsi + 40]
-	adox	rbp, rax
-	adcx	r12, rcx
-	mulx	rcx, rax, qword ptr [rsi + 48]
-	adox	r12, rax
-	adcx	r13, rcx
-	mulx	rcx, rax, qword ptr [rsi + 56]
-	adox	r13, rax
-	mov	eax, 0
-	adox	rcx, rax
-	adcx	rcx, rax
-	mov	rdx, qword ptr [rsi + 80]
-	xor	eax, eax
-	mulx	r8, rax, qword ptr [rsi]
-	adox	r9, rax
-	mov	qword ptr [rsp + 16], r9
-	adcx	r10, r8
-	mulx	r8, rax, qword ptr [rsi + 8]
-	adox	r10, rax
-	adcx	r11, r8
-	mulx	r8, rax, qword ptr [rsi + 16]
-	adox	r11, rax
-	adcx	rbx, r8
-	mulx	r8, rax, qword ptr [rsi + 24]
-	adox	rbx, rax
-	adcx	rbp, r8
-	mulx	r8, rax, qword ptr [rsi + 32]
-	adox	rbp, rax
-	adcx	r12, r8
-	mulx	r8, rax, qword ptr [rsi + 40]
-	adox	r12, rax
-	adcx	r13, r8
-	mulx	r8, rax, qword ptr [rsi + 48]
-	adox	r13, rax
-	adcx	rcx, r8
-	mulx	r8, rax, qword ptr [rsi + 56]
-	adox	rcx, rax
-	mov	eax, 0
-	adox	r8, rax
-	adcx	r8, rax
-	mov	rdx, qword ptr [rsi + 88]
-	xor	eax, eax
-	mulx	r9, rax, qword ptr [rsi]
-	adox	r10, rax
-	mov	qword ptr [rsp + 24], r10
-	adcx	r11, r9
-	mulx	r9, rax, qword ptr [rsi + 8]
-	adox	r11, rax
-	adcx	rbx, r9
-	mulx	r9, rax, qword ptr [rsi + 16]
-	adox	rbx, rax
-	adcx	rbp, r9
-	mulx	r9, rax, qword ptr [rsi + 24]
-	adox	rbp, rax
-	adcx	r12, r9
-	mulx	r9, rax, qword ptr [rsi + 32]
-	adox	r12, rax
-	adcx	r13, r9
-	mulx	r9, rax, qword ptr [rsi + 40]
-	adox	r13, rax
-	adcx	rcx, r9
-	mulx	r9, rax, qword ptr [rsi + 48]
-	adox	rcx, rax
-	adcx	r8, r9
-	mulx	r9, rax, qword ptr [rsi + 56]
-	adox	r8, rax
-	mov	eax, 0
-	adox	r9, rax
-	adcx	r9, rax
-	mov	rdx, qword ptr [rsi + 96]
-	xor	eax, eax
-	mulx	r10, rax, qword ptr [rsi]
-	adox	r11, rax
-	mov	qword ptr [rsp + 32], r11
-	adcx	rbx, r10
-	mulx	r10, rax, qword ptr [rsi + 8]
-	adox	rbx, rax
-	adcx	rbp, r10
-	mulx	r10, rax, qword ptr [rsi + 16]
-	adox	rbp, rax
-	adcx	r12, r10
-	mulx	r10, rax, qword ptr [rsi + 24]
-	adox	r12, rax
-	adcx	r13, r10
-	mulx	r10, rax, qword ptr [rsi + 32]
-	adox	r13, rax
-	adcx	rcx, r10
-	mulx	r10, rax, qword ptr [rsi + 40]
-	adox	rcx, rax
-	adcx	r8, r10
-	mulx	r10, rax, qword ptr [rsi + 48]
-	adox	r8, rax
-	adcx	r9, r10
-	mulx	r10, rax, qword ptr [rsi + 56]
-	adox	r9, rax
-	mov	eax, 0
-	adox	r10, rax
-	adcx	r10, rax
-	mov	rdx, qword ptr [rsi + 104]
-	xor	eax, eax
-	mulx	r11, rax, qword ptr [rsi]
-	adox	rbx, rax
-	mov	qword ptr [rsp + 40], rbx
-	adcx	rbp, r11
-	mulx	r11, rax, qword ptr [rsi + 8]
-	adox	rbp, rax
-	adcx	r12, r11
-	mulx	r11, rax, qword ptr [rsi + 16]
-	adox	r12, rax
-	adcx	r13, r11
-	mulx	r11, rax, qword ptr [rsi + 24]
-	adox	r13, rax
-	adcx	rcx, r11
-	mulx	r11, rax, qword ptr [rsi + 32]
-	adox	rcx, rax
-	adcx	r8, r11
-	mulx	r11, rax, qword ptr [rsi + 40]
-	adox	r8, rax
-	adcx	r9, r11
-	mulx	r11, rax, qword ptr [rsi + 48]
-	adox	r9, rax
-	adcx	r10, r11
-	mulx	r11, rax, qword ptr [rsi + 56]
-	adox	r10, rax
-	mov	eax, 0
-	adox	r11, rax
-	adcx	r11, rax
-	mov	rdx, qword ptr [rsi + 112]
-	xor	eax, eax
-	mulx	rbx, rax, qword ptr [rsi]
-	adox	rbp, rax
-	mov	qword ptr [rsp + 48], rbp
-	adcx	r12, rbx
-	mulx	rbx, rax, qword ptr [rsi + 8]
-	adox	r12, rax
-	adcx	r13, rbx
-	mulx	rbx, rax, qword ptr [rsi + 16]
-	adox	r13, rax
-	adcx	rcx, rbx
-	mulx	rbx, rax, qword ptr [rsi + 24]
-	adox	rcx, rax
-	adcx	r8, rbx
-	mulx	rbx, rax, qword ptr [rsi + 32]
-	adox	r8, rax
-	adcx	r9, rbx
-	mulx	rbx, rax, qword ptr [rsi + 40]
-	adox	r9, rax
-	adcx	r10, rbx
-	mulx	rbx, rax, qword ptr [rsi + 48]
-	adox	r10, rax
-	adcx	r11, rbx
-	mulx	rbx, rax, qword ptr [rsi + 56]
-	adox	r11, rax
-	mov	eax, 0
-	adox	rbx, rax
-	adcx	rbx, rax
-	mov	rdx, qword ptr [rsi + 120]
-	xor	eax, eax
-	mulx	rbp, rax, qword ptr [rsi]
-	adox	r12, rax
-	mov	qword ptr [rsp + 56], r12
-	adcx	r13, rbp
-	mulx	rbp, rax, qword ptr [rsi + 8]
-	adox	r13, rax
-	adcx	rcx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 16]
-	adox	rcx, rax
-	adcx	r8, rbp
-	mulx	rbp, rax, qword ptr [rsi + 24]
-	adox	r8, rax
-	adcx	r9, rbp
-	mulx	rbp, rax, qword ptr [rsi + 32]
-	adox	r9, rax
-	adcx	r10, rbp
-	mulx	rbp, rax, qword ptr [rsi + 40]
-	adox	r10, rax
-	adcx	r11, rbp
-	mulx	rbp, rax, qword ptr [rsi + 48]
-	adox	r11, rax
-	adcx	rbx, rbp
-	mulx	rbp, rax, qword ptr [rsi + 56]
-	adox	rbx, rax
-	mov	eax, 0
-	adox	rbp, rax
-	adcx	rbp, rax
-	mov	qword ptr [rsp + 64], r13
-	mov	qword ptr [rsp + 72], rcx
-	mov	qword ptr [rsp + 80], r8
-	mov	qword ptr [rsp + 88], r9
-	mov	qword ptr [rsp + 96], r10
-	mov	qword ptr [rsp + 104], r11
-	mov	qword ptr [rsp + 112], rbx
-	mov	qword ptr [rsp + 120], rbp
-	xor	ecx, ecx
-	mov	rax, qword ptr [rsp]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 64]
-	mov	qword ptr [rdi + 64], rax
-	mov	rax, qword ptr [rsp + 8]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 72]
-	mov	qword ptr [rdi + 72], rax
-	mov	rax, qword ptr [rsp + 16]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 80]
-	mov	qword ptr [rdi + 80], rax
-	mov	rax, qword ptr [rsp + 24]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 88]
-	mov	qword ptr [rdi + 88], rax
-	mov	rax, qword ptr [rsp + 32]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 96]
-	mov	qword ptr [rdi + 96], rax
-	mov	rax, qword ptr [rsp + 40]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 104]
-	mov	qword ptr [rdi + 104], rax
-	mov	rax, qword ptr [rsp + 48]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 112]
-	mov	qword ptr [rdi + 112], rax
-	mov	rax, qword ptr [rsp + 56]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 120]
-	mov	qword ptr [rdi + 120], rax
-	mov	rax, qword ptr [rsp + 64]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 128]
-	mov	qword ptr [rdi + 128], rax
-	mov	rax, qword ptr [rsp + 72]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 136]
-	mov	qword ptr [rdi + 136], rax
-	mov	rax, qword ptr [rsp + 80]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 144]
-	mov	qword ptr [rdi + 144], rax
-	mov	rax, qword ptr [rsp + 88]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 152]
-	mov	qword ptr [rdi + 152], rax
-	mov	rax, qword ptr [rsp + 96]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 160]
-	mov	qword ptr [rdi + 160], rax
-	mov	rax, qword ptr [rsp + 104]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 168]
-	mov	qword ptr [rdi + 168], rax
-	mov	rax, qword ptr [rsp + 112]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 176]
-	mov	qword ptr [rdi + 176], rax
-	mov	rax, qword ptr [rsp + 120]
-	adcx	rax, rax
-	adox	rax, qword ptr [rdi + 184]
-	mov	qword ptr [rdi + 184], rax
-	mov	rax, qword ptr [rdi + 192]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 192], rax
-	mov	rax, qword ptr [rdi + 200]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 200], rax
-	mov	rax, qword ptr [rdi + 208]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 208], rax
-	mov	rax, qword ptr [rdi + 216]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 216], rax
-	mov	rax, qword ptr [rdi + 224]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 224], rax
-	mov	rax, qword ptr [rdi + 232]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 232], rax
-	mov	rax, qword ptr [rdi + 240]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 240], rax
-	mov	rax, qword ptr [rdi + 248]
-	adcx	rax, rcx
-	adox	rax, rcx
-	mov	qword ptr [rdi + 248], rax
-	add	rsp, 128
-	.cfi_adjust_cfa_offset -128
 	pop	r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15

@@ -99,7 +99,7 @@ static void check_modulus(const uint64_t *p, size_t n, int full_mode) {
     lens[nl] = 64, kinds[nl++] = 2;
     lens[nl] = 1 + tu_below(n <= 16 ? 64 * n : 200), kinds[nl++] = 0;
     lens[nl] = 2 + tu_below(64), kinds[nl++] = 0;
-    static const size_t bounds[] = {22, 23, 89, 90, 306, 307, 937, 938};
+    static const size_t bounds[] = {22, 23, 89, 90, 306, 307, 2048, 2049};
     for (size_t i = 0; i < 8; i++) {
         if (bounds[i] > 400 && n > 16) continue;
         if (bounds[i] > 100 && n > 40) continue;

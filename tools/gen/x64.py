@@ -142,15 +142,19 @@ def emit_mul(f, R, roff, A, aoff, B, boff, na, nb, regs):
     B[i] row by row. regs: scratch registers (not rdx, not the pointers). R must not
     overlap A or B."""
     if na <= len(regs) - 2:
-        widths = [na]
-    else:
-        wmax = len(regs) - 3
-        k = -(-na // wmax)
-        widths = [na // k + (1 if i < na % k else 0) for i in range(k)]
-    c0 = 0
-    for ci, w in enumerate(widths):
-        emit_mul_chunk(f, R, roff, A, aoff + 8 * c0, B, boff, w, nb, c0, ci == 0, regs)
-        c0 += w
+        emit_mul_chunk(f, R, roff, A, aoff, B, boff, na, nb, 0, True, regs)
+        return
+    # first column chunk written fresh, the rest accumulated in place (emit_addmul, the same
+    # chunk widths) over the limbs above it, zeroed first
+    wmax = len(regs) - 3
+    k = -(-na // wmax)
+    w0 = na // k + (1 if na % k else 0)
+    emit_mul_chunk(f, R, roff, A, aoff, B, boff, w0, nb, 0, True, regs)
+    z = regs[0]
+    f("xor", d32(z), d32(z))
+    for pos in range(w0 + nb, na + nb):
+        f("mov", m(R, roff + 8 * pos), z)
+    emit_addmul(f, R, roff, A, aoff + 8 * w0, B, boff, na - w0, nb, w0, na + nb - 1, regs)
 
 
 def emit_mul_chunk(f, R, roff, A, aoff, B, boff, w, nb, c0, first, regs):
@@ -214,33 +218,75 @@ def emit_mul_chunk(f, R, roff, A, aoff, B, boff, w, nb, c0, first, regs):
 # doubles it (adcx chain) and adds the diagonal squares (adox chain).
 
 def emit_sqr(f, R, roff, A, aoff, n, regs, tmp_off=None):
-    """R[2n] = A[n]^2. For n > len(regs)-1 splits a = aL + aH*2^(64h):
-    aL^2, aH^2 and 2*aL*aH (the cross product at rsp+tmp_off, n limbs)."""
+    """R[2n] = A[n]^2: the off-diagonal triangle (emit_tri), then one pass that doubles it and
+    adds the diagonal; with every off-diagonal limb in registers when 2n <= len(regs).
+    tmp_off: unused (the cross products of a split accumulate in R itself)."""
     if 2 <= n and 2 * n <= len(regs):
         emit_sqr_regs(f, R, roff, A, aoff, n, regs)
         return
+    emit_tri(f, R, roff, A, aoff, n, regs)
+    emit_sqr_pass(f, R, roff, A, aoff, n, regs)
+
+
+def emit_tri(f, R, roff, A, aoff, n, regs):
+    """R[1 .. 2n-2] = sum_{i<j} a_i a_j 2^(64(i+j)). For n > len(regs)-1, a = aL + aH 2^(64h):
+    the triangles of aL (R[1 .. 2h-2]) and aH (R[2h+1 .. 2n-2]), R[2h-1] = R[2h] = 0, then
+    aL*aH accumulated at limb h (emit_addmul): one doubling pass for the whole square."""
     if n <= len(regs) - 1:
         emit_sqr_tri(f, R, roff, A, aoff, n, regs)
-        emit_sqr_pass(f, R, roff, A, aoff, n, regs)
         return
     h = n // 2
-    hn = n - h
-    emit_sqr(f, R, roff, A, aoff, h, regs, tmp_off)  # nested splits reuse the temporary
-    emit_sqr(f, R, roff + 16 * h, A, aoff + 8 * h, hn, regs, tmp_off)
-    emit_mul(f, "rsp", tmp_off, A, aoff, A, aoff + 8 * h, h, hn, regs)
-    # R[h ..] += 2*T
-    x, z = regs[0], regs[1]
+    emit_tri(f, R, roff, A, aoff, h, regs)
+    emit_tri(f, R, roff + 16 * h, A, aoff + 8 * h, n - h, regs)
+    z = regs[0]
     f("xor", d32(z), d32(z))
-    for k in range(n):
-        f("mov", x, m("rsp", tmp_off + 8 * k))
-        f("adcx", x, x)
-        f("adox", x, m(R, roff + 8 * (h + k)))
-        f("mov", m(R, roff + 8 * (h + k)), x)
-    for k in range(h + n, 2 * n):
-        f("mov", x, m(R, roff + 8 * k))
-        f("adcx", x, z)
-        f("adox", x, z)
-        f("mov", m(R, roff + 8 * k), x)
+    f("mov", m(R, roff + 8 * (2 * h - 1)), z)
+    f("mov", m(R, roff + 8 * (2 * h)), z)
+    emit_addmul(f, R, roff, A, aoff, A, aoff + 8 * h, h, n - h, h, 2 * n - 2, regs)
+
+
+def emit_addmul(f, R, roff, A, aoff, B, boff, na, nb, c0, top, regs):
+    """R[c0 .. top] += A[na] * B[nb] * 2^(64 c0), the caller knowing that the sum fits in
+    R[.. top]. Columns of A in chunks of at most len(regs)-3 limbs (the mulx memory operand,
+    window registers), rows over B (rdx). Every row: R at its low limb enters at the head of
+    the adcx chain, the low halves on adox, the high halves on adcx, the row closes on a
+    register kept 0; the window plus A*B[i] plus one limb is at most 2^(64(w+1)) - 1, so the
+    closing limb never overflows. After the rows the window joins R and the carry runs to
+    top. R must not overlap A or B."""
+    lo, zero = regs[0], regs[1]
+    pool = regs[2:]
+    wmax = len(pool) - 1
+    k = -(-na // wmax)
+    widths = [na // k + (1 if i < na % k else 0) for i in range(k)]
+    f("xor", d32(zero), d32(zero))
+    ca = 0
+    for w in widths:
+        W, H = pool[:w], pool[w]
+        for r in W:
+            f("xor", d32(r), d32(r))
+        for i in range(nb):
+            p = c0 + ca + i
+            f("mov", "rdx", m(B, boff + 8 * i))
+            f("xor", d32(lo), d32(lo))
+            f("adcx", W[0], m(R, roff + 8 * p))
+            for j in range(w):
+                f("mulx", H, lo, m(A, aoff + 8 * (ca + j)))
+                f("adox", W[j], lo)
+                if j < w - 1:
+                    f("adcx", W[j + 1], H)
+            f("adox", H, zero)
+            f("adcx", H, zero)
+            f("mov", m(R, roff + 8 * p), W[0])
+            W, H = W[1:] + [H], W[0]
+        base = c0 + ca + nb
+        for j in range(w):
+            f("add" if j == 0 else "adc", W[j], m(R, roff + 8 * (base + j)))
+            f("mov", m(R, roff + 8 * (base + j)), W[j])
+        for pos in range(base + w, top + 1):
+            f("mov", lo, m(R, roff + 8 * pos))
+            f("adc", lo, zero)
+            f("mov", m(R, roff + 8 * pos), lo)
+        ca += w
 
 
 def emit_sqr_regs(f, R, roff, A, aoff, n, regs):
@@ -673,11 +719,14 @@ def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
     destroyed), n >= 9: blocks of at most 8 REDC rows (balanced), fully unrolled. Phase 1 of a
     block of w rows: the w multipliers m_i = win[0]*pinv by rows over p[0..w-1] in a w-register
     window (stored at rsp+MOFF); phase 2: m[0..w-1] x p[w..n-1] by rows over p[j]
-    (rdx = p[j]) with the window over m, starting from the window phase 1 left; the low limb
-    of each row joins u in memory through a third carry kept as 0/-1 in a register. R: register
-    holding r at the end, or "rdx_at_end" (frame slot rsp+0)."""
+    (rdx = p[j]) with the window over m, starting from the window phase 1 left; u at the row's
+    low limb is added at the head of the row's adcx chain (adcx with a memory operand), so the
+    chain runs over w + 1 positions and no third carry is needed: the window plus m*p[j] plus
+    one limb is at most 2^(64(w+1)) - 1, so the closing limb never overflows. Rows close on
+    rcx, kept 0 (no `mov reg, 0` per row). R: register holding r at the end, or "rdx_at_end"
+    (frame slot rsp+0)."""
     assert n >= 9
-    lo, cy = "rax", "rcx"
+    lo, zero = "rax", "rcx"
     pool = ["r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
     k = -(-n // 8)
     widths = [n // k + (1 if i < n % k else 0) for i in range(k)]
@@ -686,6 +735,7 @@ def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
         return m(T, toff + 8 * pos)
 
     kb = 0
+    f("xor", d32(zero), d32(zero))
     for w in widths:
         W = pool[:w]
         H = pool[w]
@@ -702,36 +752,29 @@ def emit_redc_blocks(f, n, T, toff, P, PINV, MOFF, R):
                 f("adox", W[j], lo)
                 if j < w - 1:
                     f("adcx", W[j + 1], H)
-            f("mov", d32(lo), "0")
-            f("adox", H, lo)
-            f("adcx", H, lo)
+            f("adox", H, zero)
+            f("adcx", H, zero)
             W, H = W[1:] + [H], W[0]
-        # phase 2: window W at positions kb+w .., rows over p[w..n-1]
+        # phase 2: window W at positions kb+w .., rows over p[w..n-1]; u[pos] enters the
+        # adcx chain at its head
         for jj in range(w, n):
             pos = kb + jj
             f("mov", "rdx", m(P, 8 * jj))
             f("xor", d32(lo), d32(lo))
+            f("adcx", W[0], u(pos))
             for q in range(w):
                 f("mulx", H, lo, m("rsp", MOFF + 8 * q))
                 f("adox", W[q], lo)
                 if q < w - 1:
                     f("adcx", W[q + 1], H)
-            f("mov", d32(lo), "0")
-            f("adox", H, lo)
-            f("adcx", H, lo)
+            f("adox", H, zero)
+            f("adcx", H, zero)
             out = W[0]
-            if jj == w:
-                f("add", out, u(pos))
-            else:
-                f("neg", cy)
-                f("adc", out, u(pos))
             f("mov", u(pos), out)
-            f("sbb", cy, cy)
             W, H = W[1:] + [H], out
         # the window (positions kb+n .. kb+n+w-1) and the carry up to u[2n]
-        f("neg", cy)
         for q in range(w):
-            f("adc", W[q], u(kb + n + q))
+            f("add" if q == 0 else "adc", W[q], u(kb + n + q))
             f("mov", u(kb + n + q), W[q])
         for pos in range(kb + n + w, 2 * n + 1):
             f("mov", lo, u(pos))
@@ -767,7 +810,7 @@ def gen_redc(n):
                       " destroyed); REDC in fully unrolled blocks of 8 rows with register windows;"
                       " r must not overlap t; constant time." % (n, 64 * n, 2 * n, 64 * n, 2 * n + 1))
         f.frame = 80
-        f.regmap = "t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, carry rcx"
+        f.regmap = "t rsi, p r8, pinv at rsp+8, m[8] at rsp+16, window r9..r15 rbx rbp, rcx kept 0"
         f("mov", m("rsp", 8), "rcx")
         f("mov", "r8", "rdx")
         f("mov", m("rsi", 16 * n), "0")
@@ -1055,10 +1098,7 @@ def gen_sqr(n):
              " diagonal; r must not overlap a; n argument ignored." % (2 * n, n),
              "rdi r, rsi a")
     regs = ["rax", "rcx", "r8", "r9", "r10", "r11", "rbx", "rbp", "r12", "r13", "r14", "r15"]
-    tmp = 0
-    if n > len(regs) - 1:
-        f.frame = 8 * n
-    emit_sqr(f, "rdi", 0, "rsi", 0, n, regs, tmp_off=tmp)
+    emit_sqr(f, "rdi", 0, "rsi", 0, n, regs)
     return f
 
 
