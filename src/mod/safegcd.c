@@ -152,8 +152,9 @@ static size_t hd_bound(size_t bits) {
     return (3787 * bits + 2166) / 1644;
 }
 
-TABAI_INLINE void safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t minv,
-                          size_t bits, size_t n, size_t L, int vartime) {
+/* Returns, for vartime only, 1 if gcd(a, m) = 1 (f = +-1 at the end), else 0. */
+TABAI_INLINE int safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t minv,
+                         size_t bits, size_t n, size_t L, int vartime) {
     int64_t f[S62_MAX], g[S62_MAX], d[S62_MAX] = {0}, e[S62_MAX] = {0}, mm[S62_MAX];
     to62(mm, m, n, L);
     memcpy(f, mm, L * 8);
@@ -192,10 +193,15 @@ TABAI_INLINE void safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
         c >>= 62;
     }
     from62(r, d, n, L);
-    if (!vartime) {
-        tabai_wipe(d, sizeof d), tabai_wipe(e, sizeof e);
-        tabai_wipe(f, sizeof f), tabai_wipe(g, sizeof g);
+    if (vartime) { /* f = 1, or f = -1: every limb 2^62 - 1 under a top limb of -1 */
+        int one = f[0] == 1, minus = f[L - 1] == -1;
+        for (size_t i = 1; i < L; i++) one &= f[i] == 0;
+        for (size_t i = 0; i + 1 < L; i++) minus &= (uint64_t)f[i] == M62;
+        return one | minus;
     }
+    tabai_wipe(d, sizeof d), tabai_wipe(e, sizeof e);
+    tabai_wipe(f, sizeof f), tabai_wipe(g, sizeof g);
+    return 0;
 }
 
 /* The limb count of radix 2^62 for a modulus of bits bits (room for the sign). */
@@ -213,14 +219,14 @@ void tabai_modinv_safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
     }
 }
 
-void tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
-                                  uint64_t minv, size_t bits, size_t n) {
+int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
+                                 uint64_t minv, size_t bits, size_t n) {
     TABAI_VERIFY_CHECK(n >= 1 && n <= 9 && (m[0] & 1) && bits <= 64 * n &&
                        tabai_lt_n(a, m, n));
     switch (limbs62(bits)) {
-    case 5: safegcd(r, a, m, minv, bits, n, 5, 1); break;
-    case 7: safegcd(r, a, m, minv, bits, n, 7, 1); break;
-    case 9: safegcd(r, a, m, minv, bits, n, 9, 1); break;
-    default: safegcd(r, a, m, minv, bits, n, limbs62(bits), 1); break;
+    case 5: return safegcd(r, a, m, minv, bits, n, 5, 1);
+    case 7: return safegcd(r, a, m, minv, bits, n, 7, 1);
+    case 9: return safegcd(r, a, m, minv, bits, n, 9, 1);
+    default: return safegcd(r, a, m, minv, bits, n, limbs62(bits), 1);
     }
 }
