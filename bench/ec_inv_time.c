@@ -51,9 +51,10 @@ static void job_init(job *j, tabai_curve c, int q) {
     const tabai_ec_mod *m = q ? &j->x.fq : &j->x.fp;
     for (int i = 0; i < NIN; i++) {
         uint64_t t[TABAI_EC_LIMBS] = {0};
+        size_t bits = tabai_bitlen_vartime(m->m, m->n) - 1; /* t < 2^bits < m */
         for (size_t k = 0; k < m->n; k++) t[k] = rnd();
-        t[m->n - 1] >>= 8; /* below the modulus; then into the form */
-        fe_mul(m, j->in[i], t, m->rr);
+        for (size_t k = bits; k < 64 * m->n; k++) t[k / 64] &= ~((uint64_t)1 << (k % 64));
+        fe_mul(m, j->in[i], t, m->rr); /* into the form */
     }
 }
 

@@ -855,8 +855,9 @@ static void test_ec_inv(void) {
                 uint64_t a[TABAI_EC_LIMBS] = {0}, r[TABAI_EC_LIMBS], t[TABAI_EC_LIMBS];
                 if (k == 1) memcpy(a, m->one, n * 8);
                 if (k >= 2) {
+                    size_t bits = tabai_bitlen_vartime(m->m, n) - 1; /* a < 2^bits < m */
                     for (size_t i = 0; i < n; i++) a[i] = tu_rand();
-                    a[n - 1] >>= 8; /* < 2^(64n - 8) <= m */
+                    for (size_t i = bits; i < 64 * n; i++) a[i / 64] &= ~((uint64_t)1 << (i % 64));
                 }
                 SECRET(a, n * 8);
                 if (f) tabai_ec_scalar_inv_ct(&x, r, a);
