@@ -9,17 +9,17 @@
  *     g odd otherwise:  (h, f, g) <- (2 + h, f, (g + f) / 2)
  *     g even:           (h, f, g) <- (2 + h, f, g / 2)
  * Started from (1, m, a) with 0 <= a < m < 2^bits, g reaches 0 (and f = +-gcd) within
- * floor((3787 bits + 2166) / 1644) steps (ibid., verified for every M <= 2^3805 and
- * M >= 4257874; machine-checked in Coq for 590 steps at 256 bits): 591, 885 and 1201 steps
- * for 256, 384 and 521 bits, against the paper's Theorem 11.2 bound of floor((49 bits + 57)
- * / 17) = 741, 1110, 1505 for divsteps from delta = 1.
+ * floor((3787 bits + 2166) / 1644) steps (ibid., checked for every 4257874 <= M <= 2^3805
+ * with 0 <= g <= f <= M, and machine-checked in Coq there for 590 steps at 256 bits): 591,
+ * 885 and 1201 steps for 256, 384 and 521 bits, against the paper's own bound
+ * floor((49 bits + 57) / 17) = 741, 1110, 1505 for divsteps from delta = 1.
  *
- * Layout (section 10 of the paper, "jumping" by batches of 62 steps): numbers in signed
+ * Layout (the paper's batched "jump" divsteps, 62 steps a batch): numbers in signed
  * radix 2^62, L limbs: limbs 0..L-2 in [0, 2^62), the top limb a signed int64. 62 steps
  * run on the low 64 bits of f and g only, giving a matrix T = (u v; q r) with
  * 2^62 (f', g') = T (f, g) and |u| + |v| <= 2^62, |q| + |r| <= 2^62; T is then applied to
- * the full f and g (exact division by 2^62) and to the cofactors d, e (with d a = f,
- * e a = g mod m, up to the common power of 2 that the update divides out): there the
+ * the full f and g (exact division by 2^62) and to the cofactors d, e (d a = f and
+ * e a = g mod m at every batch, from d = 0, e = 1): there the
  * division by 2^62 is made exact by adding md m, md = cd (-m^-1) mod 2^62, taken in
  * (-2^62, 0] when cd = u d + v e >= 0 and in [0, 2^62) when cd < 0, so that d, e stay in
  * (-m, m) at every batch. At the end f = +-1 and the inverse is sign(f) d mod m.
