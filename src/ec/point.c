@@ -38,18 +38,6 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
 }
 
-/* The inversions of field.h by Fermat's little theorem, a^(p-2) and a^(q-2), through
- * tabai_ec_pow (the exponents are public constants, so constant time in a). */
-void tabai_ec_fe_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
-    tabai_ec_pow(&x->fp, r, a, x->c->p_minus2, x->c->pbits);
-}
-void tabai_ec_scalar_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
-    tabai_ec_pow(&x->fq, r, a, x->c->q_minus2, x->c->qbits);
-}
-void tabai_ec_scalar_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
-    tabai_ec_scalar_inv_ct(x, r, a);
-}
-
 /* r = a^e in Montgomery form for a public exponent e[n] (ebits bits): fixed 4-bit windows,
  * the table read at public indices (the windows of e), so constant time in a. */
 void tabai_ec_pow(const tabai_ec_mod *m, uint64_t *r, const uint64_t *a, const uint64_t *e,

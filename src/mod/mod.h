@@ -48,4 +48,14 @@ static inline int tabai_verify_ohta_ctx(const tabai_ohta *c) {
            (c->n > 1 || c->p[0] >= 2) && c->k[c->n] != 0 && c->mul && c->sqr;
 }
 
+/* r[n] = a^-1 mod m (0 for a = 0; unspecified, < m, when gcd(a, m) > 1), by Bernstein-Yang safegcd in signed radix 2^62 (safegcd.c). m odd, a < m,
+ * bits = m's bit length (public), 1 <= n <= 9; minv = -m^-1 mod 2^64. r may alias a.
+ * tabai_modinv_safegcd: constant time in a (a fixed number of steps for bits);
+ * _vartime: stops when the gcd is reached, for public a only; returns 1 if gcd(a, m) = 1
+ * (r is then the inverse), else 0. */
+void tabai_modinv_safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t minv,
+                          size_t bits, size_t n);
+int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
+                                 uint64_t minv, size_t bits, size_t n);
+
 #endif

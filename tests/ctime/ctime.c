@@ -34,6 +34,8 @@
 #include "../../src/cpu/kernels.h"
 #include "../../src/rsa/rsa.h"
 #include "../../src/mb/mb.h"
+#include "../../src/ec/ec.h"
+#include "../../src/ec/field.h"
 #include "tabai_ec.h"
 #include "testutil.h"
 
@@ -838,6 +840,38 @@ static void test_ec(int round) {
     }
 }
 
+/* ---- the curves' constant-time inversions (safegcd) with the input secret: random
+ * residues, 0 and 1; each result checked by a r = 1 in the field's form (0 for 0) ---- */
+static void test_ec_inv(void) {
+    static const tabai_curve curves[] = {TABAI_CURVE_P256, TABAI_CURVE_P384, TABAI_CURVE_P521,
+                                         TABAI_CURVE_SECP256K1};
+    for (size_t ci = 0; ci < sizeof curves / sizeof curves[0]; ci++) {
+        tabai_ec_ctx x;
+        tabai_ec_ctx_init(&x, tabai_ec_curve_get(curves[ci]));
+        size_t n = x.c->n;
+        for (int f = 0; f < 2; f++) {
+            const tabai_ec_mod *m = f ? &x.fq : &x.fp;
+            for (int k = 0; k < 4; k++) {
+                uint64_t a[TABAI_EC_LIMBS] = {0}, r[TABAI_EC_LIMBS], t[TABAI_EC_LIMBS];
+                if (k == 1) memcpy(a, m->one, n * 8);
+                if (k >= 2) {
+                    size_t bits = tabai_bitlen_vartime(m->m, n) - 1; /* a < 2^bits < m */
+                    for (size_t i = 0; i < n; i++) a[i] = tu_rand();
+                    for (size_t i = bits; i < 64 * n; i++) a[i / 64] &= ~((uint64_t)1 << (i % 64));
+                }
+                SECRET(a, n * 8);
+                if (f) tabai_ec_scalar_inv_ct(&x, r, a);
+                else tabai_ec_fe_inv_ct(&x, r, a);
+                PUBLIC(r, n * 8);
+                PUBLIC(a, n * 8);
+                fe_mul(m, t, r, a);
+                TU_CHECK(k == 0 ? fe_is_zero(r, n) : fe_eq(t, m->one, n),
+                         f ? "ec scalar_inv_ct" : "ec fe_inv_ct", n, TU_V("a", a, n));
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     const char *tier = getenv("TABAI_CPU");
     int leaky = 0;
@@ -867,6 +901,7 @@ int main(int argc, char **argv) {
     for (size_t round = 0; round < rounds; round++) test_x25519((int)(round % 2));
     printf("x25519: done, %llu checks, %llu failures\n", tu_checks, tu_failures);
     for (size_t round = 0; round < rounds; round++) test_ec((int)(round % 2));
+    test_ec_inv();
     printf("elliptic curves: done, %llu checks, %llu failures\n", tu_checks, tu_failures);
     fflush(stdout);
     for (size_t round = 0; round < rounds; round++) test_batch((int)(round % 2));

@@ -1,0 +1,232 @@
+/* Modular inversion by Bernstein and Yang's safegcd ("Fast constant-time gcd computation
+ * and modular inversion", TCHES 2019(3)), for odd moduli of up to 9 limbs of 64 bits.
+ *
+ * The iteration is the "half-delta" divstep (hddivstep) of P. Wuille's analysis
+ * ("Bounds on divsteps iterations in safegcd", github.com/sipa/safegcd-bounds): the
+ * paper's divstep started from delta = 1/2. With h = 2 delta (an odd integer, 1 at the
+ * start) one step on (h, f odd, g) is
+ *     h > 0 and g odd:  (h, f, g) <- (2 - h, g, (g - f) / 2)
+ *     g odd otherwise:  (h, f, g) <- (2 + h, f, (g + f) / 2)
+ *     g even:           (h, f, g) <- (2 + h, f, g / 2)
+ * Started from (1, m, a) with 0 <= a < m < 2^bits, g reaches 0 (and f = +-gcd) within
+ * floor((3787 bits + 2166) / 1644) steps (ibid., checked for every 4257874 <= M <= 2^3805
+ * with 0 <= g <= f <= M, and machine-checked in Coq there for 590 steps at 256 bits): 591,
+ * 885 and 1201 steps for 256, 384 and 521 bits, against the paper's own bound
+ * floor((49 bits + 57) / 17) = 741, 1110, 1505 for divsteps from delta = 1.
+ *
+ * Layout (the paper's batched "jump" divsteps, 62 steps a batch): numbers in signed
+ * radix 2^62, L limbs: limbs 0..L-2 in [0, 2^62), the top limb a signed int64. 62 steps
+ * run on the low 64 bits of f and g only, giving a matrix T = (u v; q r) with
+ * 2^62 (f', g') = T (f, g) and |u| + |v| <= 2^62, |q| + |r| <= 2^62; T is then applied to
+ * the full f and g (exact division by 2^62) and to the cofactors d, e (d a = f and
+ * e a = g mod m at every batch, from d = 0, e = 1): there the
+ * division by 2^62 is made exact by adding md m, md = cd (-m^-1) mod 2^62, taken in
+ * (-2^62, 0] when cd = u d + v e >= 0 and in [0, 2^62) when cd < 0, so that d, e stay in
+ * (-m, m) at every batch. At the end f = +-1 and the inverse is sign(f) d mod m.
+ *
+ * The constant-time form runs the bound's number of batches, its steps by masks (no branch,
+ * no table, no division); the _vartime form skips runs of even g by counting trailing zeros
+ * and stops as soon as g = 0. */
+#include "mod.h"
+
+#define M62 (((uint64_t)1 << 62) - 1)
+#define S62_MAX 10 /* ceil((576 + 1) / 62) */
+
+typedef __int128 s128;
+
+/* 2^62 (f', g') = (u f + v g, q f + r g) */
+typedef struct {
+    int64_t u, v, q, r;
+} s62_mat;
+
+/* 62 hddivsteps from (h, f, g), of which only the low 64 bits of f and g are needed (bit i
+ * of g is valid for the step i reads it); returns the new h, constant time. */
+static int64_t divsteps62_ct(int64_t h, uint64_t f, uint64_t g, s62_mat *t) {
+    uint64_t u = 1, v = 0, q = 0, r = 1;
+    for (int i = 0; i < 62; i++) {
+        uint64_t odd = 0 - (g & 1);
+        uint64_t pos = (uint64_t)((0 - h) >> 63); /* all ones iff h > 0 (|h| < 2^62) */
+        uint64_t x = tabai_vb(odd & pos), w;      /* the swap: (f, g) <- (g, -f), h <- -h */
+        w = (f ^ g) & x, f ^= w, g = ((g ^ w) ^ x) - x;
+        w = (u ^ q) & x, u ^= w, q = ((q ^ w) ^ x) - x;
+        w = (v ^ r) & x, v ^= w, r = ((r ^ w) ^ x) - x;
+        h = (int64_t)(((uint64_t)h ^ x) - x) + 2;
+        g += f & odd, q += u & odd, r += v & odd;
+        g >>= 1, u <<= 1, v <<= 1;
+    }
+    t->u = (int64_t)u, t->v = (int64_t)v, t->q = (int64_t)q, t->r = (int64_t)r;
+    return h;
+}
+
+/* The same 62 steps, variable time: a run of z even steps at once. */
+static int64_t divsteps62_vartime(int64_t h, uint64_t f, uint64_t g, s62_mat *t) {
+    uint64_t u = 1, v = 0, q = 0, r = 1;
+    int left = 62;
+    for (;;) {
+        int z = __builtin_ctzll(g | ((uint64_t)1 << left)); /* <= left */
+        g >>= z, u <<= z, v <<= z, h += 2 * z, left -= z;
+        if (!left) break;
+        if (h > 0) { /* g odd: swap */
+            uint64_t w = f;
+            f = g, g = 0 - w;
+            w = u, u = q, q = 0 - w;
+            w = v, v = r, r = 0 - w;
+            h = -h;
+        }
+        h += 2, g += f, q += u, r += v;
+        g >>= 1, u <<= 1, v <<= 1, left--;
+    }
+    t->u = (int64_t)u, t->v = (int64_t)v, t->q = (int64_t)q, t->r = (int64_t)r;
+    return h;
+}
+
+/* (f, g) <- T (f, g) / 2^62, exact. */
+TABAI_INLINE void update_fg(int64_t *f, int64_t *g, const s62_mat *t, size_t L) {
+    s128 cf = (s128)t->u * f[0] + (s128)t->v * g[0];
+    s128 cg = (s128)t->q * f[0] + (s128)t->r * g[0];
+    cf >>= 62, cg >>= 62; /* the low 62 bits are zero */
+    for (size_t i = 1; i < L; i++) {
+        cf += (s128)t->u * f[i] + (s128)t->v * g[i];
+        cg += (s128)t->q * f[i] + (s128)t->r * g[i];
+        f[i - 1] = (int64_t)((uint64_t)cf & M62), cf >>= 62;
+        g[i - 1] = (int64_t)((uint64_t)cg & M62), cg >>= 62;
+    }
+    f[L - 1] = (int64_t)cf, g[L - 1] = (int64_t)cg;
+}
+
+/* d <- (c + k m) / 2^62 for c[L + 1], with k in (-2^62, 0] if c >= 0, [0, 2^62) if c < 0 and
+ * c + k m = 0 mod 2^62; minv = -m^-1 mod 2^64. |c| < 2^62 m gives |d| < m. */
+TABAI_INLINE void reduce62(int64_t *d, const int64_t *c, const int64_t *m, uint64_t minv,
+                           size_t L) {
+    uint64_t k = ((uint64_t)c[0] * minv) & M62;
+    uint64_t nonneg = ~(uint64_t)(c[L] >> 63);
+    k -= ((uint64_t)1 << 62) & nonneg & (0 - tabai_nonzero(k));
+    s128 a = (s128)(int64_t)k * m[0] + c[0];
+    a >>= 62;
+    for (size_t i = 1; i < L; i++) {
+        a += (s128)(int64_t)k * m[i] + c[i];
+        d[i - 1] = (int64_t)((uint64_t)a & M62), a >>= 62;
+    }
+    d[L - 1] = (int64_t)(a + c[L]);
+}
+
+/* (d, e) <- T (d, e) / 2^62 mod m, kept in (-m, m). */
+TABAI_INLINE void update_de(int64_t *d, int64_t *e, const s62_mat *t, const int64_t *m,
+                            uint64_t minv, size_t L) {
+    int64_t cd[S62_MAX + 1], ce[S62_MAX + 1];
+    s128 ad = 0, ae = 0;
+    for (size_t i = 0; i < L; i++) {
+        ad += (s128)t->u * d[i] + (s128)t->v * e[i];
+        ae += (s128)t->q * d[i] + (s128)t->r * e[i];
+        cd[i] = (int64_t)((uint64_t)ad & M62), ad >>= 62;
+        ce[i] = (int64_t)((uint64_t)ae & M62), ae >>= 62;
+    }
+    cd[L] = (int64_t)ad, ce[L] = (int64_t)ae;
+    reduce62(d, cd, m, minv, L);
+    reduce62(e, ce, m, minv, L);
+}
+
+/* x[L] (radix 2^62) = a[n] (a < 2^(62 L - 1)) */
+TABAI_INLINE void to62(int64_t *x, const uint64_t *a, size_t n, size_t L) {
+    for (size_t i = 0; i < L; i++) {
+        size_t b = 62 * i, j = b / 64, o = b % 64;
+        uint64_t w = j < n ? a[j] >> o : 0;
+        if (o > 2 && j + 1 < n) w |= a[j + 1] << (64 - o);
+        x[i] = (int64_t)(w & M62);
+    }
+}
+
+/* r[n] = x[L] for 0 <= x < 2^(64 n), limbs normalised */
+TABAI_INLINE void from62(uint64_t *r, const int64_t *x, size_t n, size_t L) {
+    for (size_t j = 0; j < n; j++) {
+        size_t b = 64 * j, i = b / 62, o = b % 62; /* o even, <= 60 */
+        uint64_t w = i < L ? (uint64_t)x[i] >> o : 0;
+        if (i + 1 < L) w |= (uint64_t)x[i + 1] << (62 - o);
+        r[j] = w;
+    }
+}
+
+/* The number of hddivsteps that bring (m, a) to g = 0 for 0 <= a < m < 2^bits. */
+static size_t hd_bound(size_t bits) {
+    if (bits < 23) bits = 23; /* the formula holds from M = 4257874 (about 2^22.02) */
+    return (3787 * bits + 2166) / 1644;
+}
+
+/* Returns, for vartime only, 1 if gcd(a, m) = 1 (f = +-1 at the end), else 0. */
+TABAI_INLINE int safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t minv,
+                         size_t bits, size_t n, size_t L, int vartime) {
+    int64_t f[S62_MAX], g[S62_MAX], d[S62_MAX] = {0}, e[S62_MAX] = {0}, mm[S62_MAX];
+    to62(mm, m, n, L);
+    memcpy(f, mm, L * 8);
+    to62(g, a, n, L);
+    e[0] = 1;
+    int64_t h = 1;
+    size_t batches = (hd_bound(bits) + 61) / 62;
+    for (size_t i = 0; i < batches; i++) {
+        s62_mat t;
+        if (vartime) {
+            uint64_t z = 0;
+            for (size_t j = 0; j < L; j++) z |= (uint64_t)g[j];
+            if (!z) break; /* g = 0: f and d are final */
+            h = divsteps62_vartime(h, (uint64_t)f[0] | ((uint64_t)f[1] << 62),
+                                   (uint64_t)g[0] | ((uint64_t)g[1] << 62), &t);
+        } else {
+            h = divsteps62_ct(h, (uint64_t)f[0] | ((uint64_t)f[1] << 62),
+                              (uint64_t)g[0] | ((uint64_t)g[1] << 62), &t);
+        }
+        update_de(d, e, &t, mm, minv, L);
+        update_fg(f, g, &t, L);
+    }
+    /* d in (-m, m); the inverse is sign(f) d, plus m when negative */
+    uint64_t sf = (uint64_t)(f[L - 1] >> 63);
+    int64_t c = 0;
+    for (size_t i = 0; i < L; i++) {
+        c += (int64_t)(((uint64_t)d[i] ^ sf) - sf);
+        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
+        c >>= 62;
+    }
+    uint64_t neg = (uint64_t)(d[L - 1] >> 63);
+    c = 0;
+    for (size_t i = 0; i < L; i++) {
+        c += d[i] + (int64_t)((uint64_t)mm[i] & neg);
+        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
+        c >>= 62;
+    }
+    from62(r, d, n, L);
+    if (vartime) { /* f = 1, or f = -1: every limb 2^62 - 1 under a top limb of -1 */
+        int one = f[0] == 1, minus = f[L - 1] == -1;
+        for (size_t i = 1; i < L; i++) one &= f[i] == 0;
+        for (size_t i = 0; i + 1 < L; i++) minus &= (uint64_t)f[i] == M62;
+        return one | minus;
+    }
+    tabai_wipe(d, sizeof d), tabai_wipe(e, sizeof e);
+    tabai_wipe(f, sizeof f), tabai_wipe(g, sizeof g);
+    return 0;
+}
+
+/* The limb count of radix 2^62 for a modulus of bits bits (room for the sign). */
+static size_t limbs62(size_t bits) { return bits < 62 ? 2 : (bits + 1 + 61) / 62; }
+
+void tabai_modinv_safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t minv,
+                          size_t bits, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && n <= 9 && (m[0] & 1) && bits <= 64 * n &&
+                       tabai_lt_n(a, m, n));
+    switch (limbs62(bits)) { /* the curves' sizes, unrolled */
+    case 5: safegcd(r, a, m, minv, bits, n, 5, 0); break;
+    case 7: safegcd(r, a, m, minv, bits, n, 7, 0); break;
+    case 9: safegcd(r, a, m, minv, bits, n, 9, 0); break;
+    default: safegcd(r, a, m, minv, bits, n, limbs62(bits), 0); break;
+    }
+}
+
+int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
+                                 uint64_t minv, size_t bits, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && n <= 9 && (m[0] & 1) && bits <= 64 * n &&
+                       tabai_lt_n(a, m, n));
+    switch (limbs62(bits)) {
+    case 5: return safegcd(r, a, m, minv, bits, n, 5, 1);
+    case 7: return safegcd(r, a, m, minv, bits, n, 7, 1);
+    case 9: return safegcd(r, a, m, minv, bits, n, 9, 1);
+    default: return safegcd(r, a, m, minv, bits, n, limbs62(bits), 1);
+    }
+}
