@@ -577,6 +577,47 @@ TABAI_API tabai_status tabai_rsa_public_batch_vartime(size_t count, uint64_t *co
                                                       const tabai_rsa_public_key *const pub[],
                                                       unsigned threads);
 
+/* ------------------------------------------------------------------------------------
+ * Double exponentiation for public exponents (DSA verification: g^u1 * y^u2 mod p).
+ * ------------------------------------------------------------------------------------ */
+/** Scratch limbs needed by the powmod2 functions for an n-limb modulus and exponents of
+ *  e1bits and e2bits bits. */
+TABAI_API size_t tabai_powmod2_scratch_limbs(size_t n, size_t e1bits, size_t e2bits);
+
+/** r = a1^e1 * a2^e2 mod p: Straus's simultaneous exponentiation with interleaved sliding
+ *  windows (one shared chain of max(e1bits, e2bits) squarings, each exponent with its own
+ *  table of odd powers), Montgomery products. a1, a2 and r in normal form.
+ *  Shapes:   r, a1, a2: ctx->n limbs; e1: ceil(e1bits/64) limbs, e2: ceil(e2bits/64) limbs;
+ *            scratch: scratch_limbs limbs, any alignment.
+ *  Requires: a1 < p, a2 < p.   Ensures: r < p.
+ *  Aliasing: r may equal a1 and/or a2; scratch must not overlap the others. An exponent of
+ *            0 bits (its pointer may then be NULL) counts as 1; both give 1 mod p.
+ *  Time:     variable in e1 and e2 (public exponents only); the bases are only multiplied.
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (an exponent above 64*TABAI_MAX_LIMBS*2 bits),
+ *            TABAI_ERR_SCRATCH (scratch_limbs < tabai_powmod2_scratch_limbs(ctx->n, e1bits,
+ *            e2bits)), TABAI_ERR_RANGE (a1 or a2 >= p); nothing is written on error.
+ *  Source:   Straus, AMM 71, 1964 (interleaving); Moller, SAC 2001, section 3.2; HAC 14.85. */
+TABAI_API tabai_status tabai_mont_powmod2_vartime(const tabai_mont *ctx, uint64_t *r,
+                                                  const uint64_t *a1, const uint64_t *e1,
+                                                  size_t e1bits, const uint64_t *a2,
+                                                  const uint64_t *e2, size_t e2bits,
+                                                  uint64_t *scratch, size_t scratch_limbs);
+/** r = a1^e1 * a2^e2 mod p with Ohta products (any p >= 2). As tabai_mont_powmod2_vartime. */
+TABAI_API tabai_status tabai_ohta_powmod2_vartime(const tabai_ohta *ctx, uint64_t *r,
+                                                  const uint64_t *a1, const uint64_t *e1,
+                                                  size_t e1bits, const uint64_t *a2,
+                                                  const uint64_t *e2, size_t e2bits,
+                                                  uint64_t *scratch, size_t scratch_limbs);
+/** Convenience: r[n] = a1^e1 * a2^e2 mod m[n] for any m >= 1 (odd: Montgomery; even: Ohta),
+ *  a1, a2 any n-limb values (reduced first). Allocates its scratch and contexts on the heap
+ *  and wipes them before freeing. Variable time in e1 and e2 only.
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m == 0), TABAI_ERR_ALLOC
+ *  (r untouched). */
+TABAI_API tabai_status tabai_powmod2_vartime(uint64_t *r, const uint64_t *a1, const uint64_t *e1,
+                                             size_t e1bits, const uint64_t *a2,
+                                             const uint64_t *e2, size_t e2bits,
+                                             const uint64_t *m, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

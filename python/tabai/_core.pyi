@@ -39,6 +39,23 @@ def powmod(b: _Int, e: _Int, m: _Int) -> int:
 def powmod_vartime(b: _Int, e: _Int, m: _Int) -> int:
     """As powmod(), by sliding window: variable time in e. Public exponents only."""
 
+def powmod2_vartime(a1: _Int, e1: _Int, a2: _Int, e2: _Int, m: _Int) -> int:
+    """a1**e1 * a2**e2 mod m, the results and exceptions of pow(a1, e1, m) * pow(a2, e2, m) % m,
+    by one simultaneous exponentiation (Straus's trick with interleaved sliding windows: one
+    shared chain of squarings), as DSA verification needs. Only for public exponents.
+
+    Args:
+        a1, a2: any ints (reduced mod m first).
+        e1, e2: any ints; a negative exponent uses the inverse of its base mod m.
+        m: 1 <= m < 2**8192.
+    Returns:
+        int in [0, m).
+    Raises:
+        TypeError: an argument is not an int.
+        ValueError: m <= 0, m >= 2**8192, or a negative exponent whose base is not invertible.
+    Time: variable in e1 and e2 (and the bases).
+    """
+
 def powmod_batch(bases: Sequence[_Int], exps: Sequence[_Int], mods: Sequence[_Int],
                  threads: int | None = None) -> list[int]:
     """[pow(b, e, m) for b, e, m in zip(bases, exps, mods)], constant time, many at once.

@@ -248,7 +248,8 @@ class PublicKey:
         z = _bits2int(digest, pr.N)
         w_ = pow(s, -1, pr.q)
         u1, u2 = z * w_ % pr.q, r * w_ % pr.q
-        v = _core.powmod_vartime(pr.g, u1, pr.p) * _core.powmod_vartime(self.y, u2, pr.p) % pr.p % pr.q
+        # g^u1 * y^u2 mod p in one simultaneous exponentiation (one chain of N squarings)
+        v = _core.powmod2_vartime(pr.g, u1, self.y, u2, pr.p) % pr.q
         if v != r:
             raise InvalidSignature("signature does not verify")
 
