@@ -618,6 +618,42 @@ TABAI_API tabai_status tabai_powmod2_vartime(uint64_t *r, const uint64_t *a1, co
                                              const uint64_t *e2, size_t e2bits,
                                              const uint64_t *m, size_t n);
 
+/* ------------------------------------------------------------------------------------
+ * Fixed-base exponentiation (DSA signing: g^k mod p with g fixed per key).
+ * ------------------------------------------------------------------------------------ */
+/** Largest `rows` of the fixed-base comb (a table of 2^rows entries). */
+#define TABAI_POWMOD_BASE_MAX_ROWS 6
+/** Limbs of the table of the fixed-base comb for an n-limb modulus and `rows` rows
+ *  (2^rows * n), 0 for rows outside 1..TABAI_POWMOD_BASE_MAX_ROWS. */
+TABAI_API size_t tabai_powmod_base_table_limbs(size_t n, unsigned rows);
+/** Rows the fixed-base comb works best with for ebits-bit exponents (measured). */
+TABAI_API unsigned tabai_powmod_base_rows(size_t ebits);
+/** The table of tabai_mont_powmod_base for the base g and exponents of ebits bits: entry j
+ *  = the product of g^(2^(i*d)) over the bits i of j, d = ceil(ebits/rows), Montgomery form.
+ *  Costs about (rows-1)*d squarings and 2^rows - rows - 1 products, once per base.
+ *  Shapes:   table: table_limbs limbs; g: ctx->n limbs. Requires g < p.
+ *  Time:     constant in g.
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (rows outside 1..TABAI_POWMOD_BASE_MAX_ROWS,
+ *            ebits 0 or above 64*TABAI_MAX_LIMBS*2, table_limbs too short),
+ *            TABAI_ERR_RANGE (g >= p); the table is not written on error. */
+TABAI_API tabai_status tabai_mont_powmod_base_table(const tabai_mont *ctx, uint64_t *table,
+                                                    size_t table_limbs, const uint64_t *g,
+                                                    size_t ebits, unsigned rows);
+/** r = g^e mod p for the g of the table: comb method, ceil(ebits/rows) squarings and
+ *  products, each table entry read by a masked scan of all 2^rows entries.
+ *  Shapes:   r: ctx->n limbs; e: ceil(ebits/64) limbs, e < 2^ebits; table as made by
+ *            tabai_mont_powmod_base_table with the same ctx, ebits and rows.
+ *  Aliasing: r must not overlap the table.
+ *  Time:     constant in e (and in the table's contents) for given ebits and rows.
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (as tabai_mont_powmod_base_table); r is not
+ *            written on error.
+ *  Source:   Lim, Lee, "More flexible exponentiation with precomputation", CRYPTO '94;
+ *            HAC 14.117; masked table scan as tabai_mont_powmod. */
+TABAI_API tabai_status tabai_mont_powmod_base(const tabai_mont *ctx, uint64_t *r,
+                                              const uint64_t *e, size_t ebits,
+                                              const uint64_t *table, size_t table_limbs,
+                                              unsigned rows);
+
 #ifdef __cplusplus
 }
 #endif

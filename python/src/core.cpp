@@ -454,6 +454,40 @@ struct Ohta : OhtaField {
     explicit Ohta(nb::handle p) : OhtaField(p, "Ohta", false) {}
 };
 
+// g^e mod p for one fixed g: the comb table is made once (tabai_mont_powmod_base_table).
+struct FixedBase : MontField {
+    std::vector<uint64_t> table;
+    size_t ebits;
+    unsigned rows;
+    FixedBase(nb::handle p_in, nb::handle g_in, size_t ebits_in, nb::handle rows_in)
+        : MontField(p_in, "FixedBase", true), ebits(ebits_in) {
+        if (ebits < 1 || ebits > 2 * EXP_CHUNK)
+            throw nb::value_error("FixedBase(): ebits must be in [1, 16384]");
+        rows = rows_in.is_none() ? tabai_powmod_base_rows(ebits) : nb::cast<unsigned>(rows_in);
+        if (rows < 1 || rows > TABAI_POWMOD_BASE_MAX_ROWS)
+            throw nb::value_error("FixedBase(): rows must be in [1, 6]");
+        uint64_t x[TABAI_MAX_LIMBS];
+        load(x, g_in, "FixedBase", "g");
+        table.resize(tabai_powmod_base_table_limbs(ctx.n, rows));
+        nb::gil_scoped_release release;
+        check(tabai_mont_powmod_base_table(&ctx, table.data(), table.size(), x, ebits, rows),
+              "FixedBase");
+    }
+    nb::object pow(nb::handle e_in) const {
+        nb::object e = as_int(e_in, "pow", "e");
+        if (is_negative(e) || limbs_bits(int_to_limbs(e).data(), int_to_limbs(e).size()) > ebits)
+            throw nb::value_error("FixedBase.pow(): e must be in [0, 2**ebits)");
+        uint64_t el[2 * TABAI_MAX_LIMBS] = {0}, r[TABAI_MAX_LIMBS];
+        int_to_limbs_n(el, e, (ebits + 63) / 64);
+        {
+            nb::gil_scoped_release release;
+            check(tabai_mont_powmod_base(&ctx, r, el, ebits, table.data(), table.size(), rows), "pow");
+        }
+        tabai_wipe(el, sizeof el);
+        return out(r);
+    }
+};
+
 // ---------------------------------------------------------------------------------------
 // Module-level powmod.
 // ---------------------------------------------------------------------------------------
@@ -1430,6 +1464,21 @@ NB_MODULE(_core, m) {
                     "truncated product, two masked subtractions).\nRaises ValueError for "
                     "p < 2 or p >= 2**8192, TypeError for a non-int.\n") +
         FIELD_OPS_DOC;
+    nb::class_<FixedBase>(m, "FixedBase",
+                          "g**e mod p for one fixed base g and exponents of at most ebits bits "
+                          "(odd p >= 3):\nthe comb method of Lim and Lee with a table of "
+                          "2**rows entries made once (rows=None:\nthe measured default). "
+                          "Raises ValueError for a bad p, ebits outside [1, 16384] or\nrows "
+                          "outside [1, 6], TypeError for a non-int.")
+        .def(nb::init<nb::handle, nb::handle, size_t, nb::handle>(), "p"_a.none(), "g"_a.none(),
+             "ebits"_a, "rows"_a.none() = nb::none(),
+             nb::sig("def __init__(self, p: int, g: int, ebits: int, rows: int | None = None) -> None"))
+        .def_ro("ebits", &FixedBase::ebits)
+        .def_ro("rows", &FixedBase::rows)
+        .def("pow", &FixedBase::pow, "e"_a.none(), nb::sig("def pow(self, e: int) -> int"),
+             "g**e mod p for 0 <= e < 2**ebits: ceil(ebits/rows) squarings and products, "
+             "each table entry\nread by a masked scan of all of them. Constant time in e "
+             "(the int conversion aside).\nRaises ValueError for e outside [0, 2**ebits).");
     nb::class_<Ohta> oc(m, "Ohta", ohta_doc.c_str());
     oc.def(nb::init<nb::handle>(), "p"_a.none(), nb::sig("def __init__(self, p: int) -> None"));
     def_field_methods(oc);

@@ -56,6 +56,20 @@ def powmod2_vartime(a1: _Int, e1: _Int, a2: _Int, e2: _Int, m: _Int) -> int:
     Time: variable in e1 and e2 (and the bases).
     """
 
+class FixedBase:
+    """g**e mod p for one fixed base g and exponents of at most ebits bits (odd p >= 3): the
+    comb method of Lim and Lee with a table of 2**rows entries made once (rows=None: the
+    measured default). Raises ValueError for a bad p, ebits outside [1, 16384] or rows outside
+    [1, 6], TypeError for a non-int."""
+
+    ebits: int
+    rows: int
+    def __init__(self, p: int, g: int, ebits: int, rows: int | None = None) -> None: ...
+    def pow(self, e: int) -> int:
+        """g**e mod p for 0 <= e < 2**ebits: ceil(ebits/rows) squarings and products, each
+        table entry read by a masked scan of all of them. Constant time in e (the int
+        conversion aside). Raises ValueError for e outside [0, 2**ebits)."""
+
 def powmod_batch(bases: Sequence[_Int], exps: Sequence[_Int], mods: Sequence[_Int],
                  threads: int | None = None) -> list[int]:
     """[pow(b, e, m) for b, e, m in zip(bases, exps, mods)], constant time, many at once.

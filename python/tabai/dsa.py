@@ -257,7 +257,8 @@ class PublicKey:
 class PrivateKey:
     """A DSA private key x with its public key. PrivateKey(params, x, y=None): 0 < x < q, and
     y = g^x mod p (checked when given). Signing is constant time in x and the nonce (tabai's
-    powmod and Fermat inversion); the nonce is RFC 6979's, so no randomness is needed."""
+    fixed-base comb for g^k, with its table made once per key, and Fermat inversion); the
+    nonce is RFC 6979's, so no randomness is needed."""
 
     def __init__(self, params: Parameters, x: int, y: Optional[int] = None) -> None:
         if not 0 < x < params.q:
@@ -268,6 +269,8 @@ class PrivateKey:
         self.params, self._x = params, x
         self._pub = PublicKey(params, gx)
         self._fq = _core.Montgomery(params.q)
+        # g is fixed: a comb table (Lim-Lee) for the nonce exponents of N+1 bits (_sign_k)
+        self._gk = _core.FixedBase(params.p, params.g, params.N + 1)
 
     def public_key(self) -> PublicKey:
         return self._pub
@@ -304,7 +307,7 @@ class PrivateKey:
         # exponentiation does not depend on k (as OpenSSL's dsa_sign_setup)
         k1 = k + pr.q
         kk = k1 + pr.q * (k1.bit_length() <= pr.N)
-        r = _core.powmod(pr.g, kk, pr.p) % pr.q
+        r = self._gk.pow(kk) % pr.q
         s = self._fq.inv_prime(k) * (z + self._x * r) % pr.q
         return (r, s) if r and s else None
 

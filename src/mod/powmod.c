@@ -483,3 +483,86 @@ tabai_status tabai_powmod2_vartime(uint64_t *r, const uint64_t *a1, const uint64
     any_close(&a);
     return s;
 }
+
+/* ---------------------------------------------------------------------------------------
+ * Fixed-base exponentiation r = g^e mod p by the comb method (Lim and Lee, CRYPTO '94;
+ * HAC 14.117 in its one-table form): the ebits-bit exponent is written as `rows` rows of
+ * d = ceil(ebits/rows) bits; a table of the 2^rows products of g^(2^(i*d)) over the
+ * subsets of rows, made once per base, turns the exponentiation into d squarings and d
+ * products, each with an entry picked by the d-th column's bits. Constant time in e: the
+ * entry is read by the masked scan of every entry (table_scan), a column of zeros
+ * multiplies by the entry for 1.
+ * --------------------------------------------------------------------------------------- */
+
+size_t tabai_powmod_base_table_limbs(size_t n, unsigned rows) {
+    return rows >= 1 && rows <= TABAI_POWMOD_BASE_MAX_ROWS ? ((size_t)1 << rows) * n : 0;
+}
+
+unsigned tabai_powmod_base_rows(size_t ebits) {
+    /* 2048-bit p, 257-bit exponents (DSA): 5 and 6 rows measured alike (about 3.3x fewer
+     * ticks than tabai_mont_powmod), 4 rows 1.3x slower; 5 keeps the table at 32 entries */
+    if (ebits <= 24) return 2;
+    if (ebits <= 96) return 4;
+    return 5;
+}
+
+static int base_args_ok(size_t n, size_t ebits, unsigned rows, size_t table_limbs) {
+    return rows >= 1 && rows <= TABAI_POWMOD_BASE_MAX_ROWS && ebits >= 1 &&
+           ebits <= MAX_EBITS && table_limbs >= tabai_powmod_base_table_limbs(n, rows);
+}
+
+tabai_status tabai_mont_powmod_base_table(const tabai_mont *ctx, uint64_t *table,
+                                          size_t table_limbs, const uint64_t *g, size_t ebits,
+                                          unsigned rows) {
+    if (!ctx || !table || !g) return TABAI_ERR_NULL;
+    const size_t n = ctx->n;
+    if (!base_args_ok(n, ebits, rows, table_limbs)) return TABAI_ERR_SIZE;
+    if (!tabai_reduced_public(g, ctx->p, n)) return TABAI_ERR_RANGE;
+    const field f = mont_field(ctx);
+    const size_t d = (ebits + rows - 1) / rows, entries = (size_t)1 << rows;
+    memcpy(table, f.one, n * sizeof(uint64_t));
+    f.to(f.ctx, table + n, g);
+    /* the single rows: table[2^i] = g^(2^(i*d)) */
+    for (unsigned i = 1; i < rows; i++) {
+        uint64_t *t = table + ((size_t)1 << i) * n;
+        memcpy(t, table + ((size_t)1 << (i - 1)) * n, n * sizeof(uint64_t));
+        for (size_t s = 0; s < d; s++) f.sqr(f.ctx, t, t);
+    }
+    /* the subsets: table[j] = table[j minus its top bit] * table[its top bit] */
+    for (size_t j = 3; j < entries; j++) {
+        size_t top = (size_t)1 << (63 - __builtin_clzll((unsigned long long)j));
+        if (j != top) f.mul(f.ctx, table + j * n, table + (j - top) * n, table + top * n);
+    }
+    return TABAI_OK;
+}
+
+tabai_status tabai_mont_powmod_base(const tabai_mont *ctx, uint64_t *r, const uint64_t *e,
+                                    size_t ebits, const uint64_t *table, size_t table_limbs,
+                                    unsigned rows) {
+    if (!ctx || !r || !e || !table) return TABAI_ERR_NULL;
+    const size_t n = ctx->n;
+    if (!base_args_ok(n, ebits, rows, table_limbs)) return TABAI_ERR_SIZE;
+    const field f = mont_field(ctx);
+    const size_t d = (ebits + rows - 1) / rows, entries = (size_t)1 << rows;
+    uint64_t acc[TABAI_MAX_LIMBS], ent[TABAI_MAX_LIMBS];
+    for (size_t c = d; c-- > 0;) {
+        /* the column's bits: positions are public, the bits are not */
+        uint64_t idx = 0;
+        for (unsigned i = 0; i < rows; i++) {
+            size_t pos = c + (size_t)i * d;
+            if (pos < ebits) idx |= ((e[pos / 64] >> (pos % 64)) & 1) << i;
+        }
+        table_scan(ent, table, entries, n, idx);
+        if (c == d - 1) {
+            memcpy(acc, ent, n * sizeof(uint64_t));
+        } else {
+            f.sqr(f.ctx, acc, acc);
+            f.mul(f.ctx, acc, acc, ent);
+        }
+    }
+    f.from(f.ctx, r, acc);
+    TABAI_VERIFY_CHECK(tabai_lt_n(r, ctx->p, n));
+    tabai_wipe(acc, sizeof acc);
+    tabai_wipe(ent, sizeof ent);
+    return TABAI_OK;
+}

@@ -8,7 +8,10 @@
  * bits against a 2048-bit p), single set bits at the top or bottom. Bases 0, 1, p-1, p-2,
  * R mod p, random, and a1 == a2 (the same buffer). r == a1 and r == a2 aliasing; guard
  * limbs around outputs; exact-size heap scratch (tabai_powmod2_scratch_limbs). Errors:
- * NULL, a base >= p, short scratch, an oversized exponent: status and output unchanged. */
+ * NULL, a base >= p, short scratch, an oversized exponent: status and output unchanged.
+ * Fixed-base comb (tabai_mont_powmod_base_table, tabai_mont_powmod_base) against mpz_powm:
+ * rows 1..6, exponent lengths 1..1000 (not multiples of rows or 64), exponents 0, all ones,
+ * only the top bit, random; the default rows; errors with the table and r unchanged. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +216,57 @@ static void check_errors(size_t n) {
     free(scratch), tu_buf_free(r);
 }
 
+
+/* the fixed-base comb on an odd modulus */
+static void check_base(const uint64_t *p, size_t n) {
+    static tabai_mont mc;
+    TU_CHECK(tabai_mont_init(&mc, p, n) == TABAI_OK, "tabai_mont_init", n, TU_V("p", p, n));
+    static const size_t lens[] = {1, 2, 7, 64, 65, 130, 257, 1000};
+    uint64_t g[NMAX], e[EMAX], w[NMAX];
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+        size_t ebits = lens[li];
+        if (n > 17 && ebits > 300) continue;
+        for (unsigned rows = 0; rows <= TABAI_POWMOD_BASE_MAX_ROWS; rows++) {
+            unsigned rw = rows ? rows : tabai_powmod_base_rows(ebits); /* 0: the default */
+            size_t tl = tabai_powmod_base_table_limbs(n, rw);
+            uint64_t *tab = malloc(tl * 8), *r = tu_buf_new(n);
+            tu_operand(g, p, n, li == 0 ? TU_OP_ONE : li == 1 ? TU_OP_PM1 : TU_OP_UNIFORM);
+            TU_CHECK(tabai_mont_powmod_base_table(&mc, tab, tl, g, ebits, rw) == TABAI_OK,
+                     "tabai_mont_powmod_base_table", n, TU_V("g", g, n));
+            for (int kind = 0; kind < 4; kind++) {
+                make_exponent(e, ebits, kind == 0 ? 0 : kind == 1 ? 1 : kind == 2 ? 2 : 3);
+                size_t el = (ebits + 63) / 64, rv = rw, eb = ebits;
+                uint64_t *ed = tu_dup(e, el);
+                want_powm2(w, p, n, g, ed, ebits, g, ed, 0);
+                tabai_status s = tabai_mont_powmod_base(&mc, r, ed, ebits, tab, tl, rw);
+                TU_CHECK(s == TABAI_OK && tu_eq_n(r, w, n) && tu_buf_ok(r), "tabai_mont_powmod_base",
+                         n, TU_V("p", p, n), TU_V("g", g, n), TU_V("e", e, el),
+                         TU_V("ebits", &eb, 1), TU_V("rows", &rv, 1), TU_V("got", r, n),
+                         TU_V("want", w, n));
+                free(ed);
+            }
+            /* errors: nothing written */
+            const uint64_t S = 0x5a5a5a5a5a5a5a5aULL;
+            tu_buf_fill(r, n, S);
+            uint64_t *tab2 = malloc(tl * 8);
+            for (size_t i = 0; i < tl; i++) tab2[i] = S;
+            int same = 1;
+            same &= tabai_mont_powmod_base(&mc, r, e, ebits, tab, tl - 1, rw) == TABAI_ERR_SIZE;
+            same &= tabai_mont_powmod_base(&mc, r, e, 0, tab, tl, rw) == TABAI_ERR_SIZE;
+            same &= tabai_mont_powmod_base(&mc, r, e, ebits, tab, tl, 7) == TABAI_ERR_SIZE;
+            same &= tabai_mont_powmod_base(NULL, r, e, ebits, tab, tl, rw) == TABAI_ERR_NULL;
+            same &= tabai_mont_powmod_base_table(&mc, tab2, tl, p, ebits, rw) == TABAI_ERR_RANGE;
+            same &= tabai_mont_powmod_base_table(&mc, tab2, tl - 1, g, ebits, rw) == TABAI_ERR_SIZE;
+            same &= tabai_mont_powmod_base_table(&mc, tab2, tl, g, ebits, 0) == TABAI_ERR_SIZE;
+            same &= tabai_mont_powmod_base_table(&mc, NULL, tl, g, ebits, rw) == TABAI_ERR_NULL;
+            for (size_t i = 0; i < n; i++) same &= r[i] == S;
+            for (size_t i = 0; i < tl; i++) same &= tab2[i] == S;
+            TU_CHECK(same && tu_buf_ok(r), "powmod_base errors", n, TU_NOV);
+            free(tab), free(tab2), tu_buf_free(r);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     tu_init(argv[0]);
@@ -233,6 +287,9 @@ int main(int argc, char **argv) {
         }
         check_any_extra(n);
         check_errors(n);
+        tu_modulus(p, n, (int)(si % TU_MOD_COUNT), TU_ODD);
+        tu_note("n %zu, fixed base, modulus %s", n, tu_mod_name((int)(si % TU_MOD_COUNT)));
+        check_base(p, n);
     }
     /* the embedded real moduli (MODP groups, curve primes, RSA moduli and primes) */
     for (size_t i = 0; i < tu_real_moduli_count; i++) {
@@ -240,6 +297,7 @@ int main(int argc, char **argv) {
         if (m->n > 64) continue;
         tu_note("modulus %s", m->name);
         check_modulus(m->limbs, m->n);
+        if (m->limbs[0] & 1) check_base(m->limbs, m->n);
     }
     mpz_clears(P, A1, A2, E1, E2, W, T, NULL);
     return tu_finish();
