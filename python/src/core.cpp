@@ -448,6 +448,8 @@ struct Montgomery : MontField {
         check(s, "inv_prime");
         return out(r);
     }
+    nb::object pow2_vartime(nb::handle a1_in, nb::handle e1_in, nb::handle a2_in,
+                            nb::handle e2_in) const;
 };
 
 struct Ohta : OhtaField {
@@ -563,6 +565,23 @@ void pow2_any(const typename Ops::Ctx *c, uint64_t *r, const uint64_t *a1, const
     pow_any<Ops>(c, t1, a1, e1.data(), b1, true);
     pow_any<Ops>(c, t2, a2, e2.data(), b2, true);
     Ops::mul(c, r, t1, t2);
+}
+
+nb::object Montgomery::pow2_vartime(nb::handle a1_in, nb::handle e1_in, nb::handle a2_in,
+                                    nb::handle e2_in) const {
+    const char *fn = "pow2_vartime";
+    nb::object e1 = as_int(e1_in, fn, "e1"), e2 = as_int(e2_in, fn, "e2");
+    Limbs pl = int_to_limbs(p);
+    uint64_t x1[TABAI_MAX_LIMBS], x2[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
+    pow_base(x1, as_int(a1_in, fn, "a1"), e1, p, pl);
+    pow_base(x2, as_int(a2_in, fn, "a2"), e2, p, pl);
+    Limbs l1 = int_to_limbs(e1), l2 = int_to_limbs(e2);
+    const size_t b1 = limbs_bits(l1.data(), l1.size()), b2 = limbs_bits(l2.data(), l2.size());
+    {
+        nb::gil_scoped_release release;
+        pow2_any<MontOps>(&ctx, r, x1, l1, b1, x2, l2, b2);
+    }
+    return out(r);
 }
 
 nb::object powmod2_impl(nb::handle a1_in, nb::handle e1_in, nb::handle a2_in, nb::handle e2_in,
@@ -1457,6 +1476,10 @@ NB_MODULE(_core, m) {
            "a**-1 mod p by Fermat (a**(p-2)), constant time. Only an "
            "inverse if p is prime\n(not checked). Raises ValueError if a is 0 mod p (that "
            "fact is revealed; nothing else).");
+    mc.def("pow2_vartime", &Montgomery::pow2_vartime, "a1"_a.none(), "e1"_a.none(), "a2"_a.none(),
+           "e2"_a.none(), nb::sig("def pow2_vartime(self, a1: int, e1: int, a2: int, e2: int) -> int"),
+           "a1**e1 * a2**e2 mod p as powmod2_vartime() with this context (no set-up per call).\n"
+           "Variable time in e1 and e2: public exponents only.");
 
     static const std::string ohta_doc =
         std::string("Arithmetic modulo any p >= 2 (p < 2**8192), even ones "

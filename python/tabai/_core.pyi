@@ -197,6 +197,9 @@ class Montgomery:
     def inv_prime(self, a: _Int) -> int:
         """a**-1 mod p by Fermat, a**(p-2): constant time; an inverse only if p is prime (not
         checked). Raises ValueError if a is 0 mod p."""
+    def pow2_vartime(self, a1: _Int, e1: _Int, a2: _Int, e2: _Int) -> int:
+        """a1**e1 * a2**e2 mod p as powmod2_vartime() with this context (no set-up per call).
+        Variable time in e1 and e2: public exponents only."""
     def pow(self, a: _Int, e: _Int) -> int:
         """a**e mod p, e any int (e < 0 through the inverse; ValueError if there is none).
         Constant time in a and e for a given bit length of e; the inverse is not."""

@@ -78,12 +78,19 @@ class Parameters:
             raise ValueError("invalid DSA parameters: p or q is not prime")
         self.p, self.q, self.g = p, q, g
         self.L, self.N = p.bit_length(), q.bit_length()
+        self._fp, self._fq = _core.Montgomery(p), _core.Montgomery(q)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Parameters) and (self.p, self.q, self.g) == (other.p, other.q, other.g)
 
     def __hash__(self) -> int:
         return hash((self.p, self.q, self.g))
+
+
+@lru_cache(maxsize=16)
+def _g_table(p: int, g: int, N: int):
+    """The comb table of g for exponents below 2^N, shared by every key of these parameters."""
+    return _core.FixedBase(p, g, N)
 
 
 def _hash_name(h) -> str:
@@ -193,6 +200,7 @@ class PublicKey:
         if not 2 <= y <= params.p - 2 or _core.powmod_vartime(y, params.q, params.p) != 1:
             raise ValueError("invalid DSA public key: y not in [2, p-2] or not of order q")
         self.params, self.y = params, y
+        self._verifies, self._ytab = 0, None
 
     def __eq__(self, other) -> bool:
         return isinstance(other, PublicKey) and (self.params, self.y) == (other.params, other.y)
@@ -227,7 +235,10 @@ class PublicKey:
         Raises:
             tabai.InvalidSignature: any failure (encoding, r or s outside [1, q-1], equation).
             ValueError: an unknown encoding or hash.
-        Time: variable (public data only).
+        Time: variable (public data only). The first verification with this key object
+        computes g^u1 y^u2 by one simultaneous exponentiation (Straus); from the second on, by
+        two fixed-base combs (Lim-Lee) whose tables (g's per parameters, y's per key, about
+        one verification's work each) are made then and kept.
         """
         pr = self.params
         name = _hash_name(hash)
@@ -246,10 +257,18 @@ class PublicKey:
             raise InvalidSignature("r or s out of range")
         digest = bytes(msg) if prehashed else hashlib.new(name, bytes(msg)).digest()
         z = _bits2int(digest, pr.N)
-        w_ = pow(s, -1, pr.q)
+        w_ = pr._fq.inv(s)
         u1, u2 = z * w_ % pr.q, r * w_ % pr.q
-        # g^u1 * y^u2 mod p in one simultaneous exponentiation (one chain of N squarings)
-        v = _core.powmod2_vartime(pr.g, u1, self.y, u2, pr.p) % pr.q
+        self._verifies += 1
+        if self._verifies < 2:
+            # one simultaneous exponentiation: one chain of N squarings for both bases
+            v = pr._fp.pow2_vartime(pr.g, u1, self.y, u2)
+        else:
+            # a key that verifies again: N/5 squarings and products per base with the tables
+            if self._ytab is None:
+                self._ytab = _core.FixedBase(pr.p, self.y, pr.N)
+            v = pr._fp.mul(_g_table(pr.p, pr.g, pr.N).pow(u1), self._ytab.pow(u2))
+        v %= pr.q
         if v != r:
             raise InvalidSignature("signature does not verify")
 

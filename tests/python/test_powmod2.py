@@ -79,3 +79,53 @@ def test_errors():
         args[pos] = "3"
         with pytest.raises(TypeError):
             f(*args)
+
+
+@given(m=moduli(max_bits=2100, odd=True), a1=st.integers(-(2**2100), 2**2100),
+       a2=st.integers(0, 2**2100), e1=st.integers(0, 2**300), e2=st.integers(-5, 2**600))
+@settings(max_examples=examples(40))
+def test_montgomery_pow2_vartime(m, a1, a2, e1, e2):
+    """The context method gives powmod2_vartime's results and exceptions."""
+    ctx = _core.Montgomery(m)
+    assert outcome(ctx.pow2_vartime, a1, e1, a2, e2) == outcome(want, a1, e1, a2, e2, m)
+
+
+@given(m=moduli(max_bits=2100, odd=True), g=st.integers(0, 2**2100), ebits=st.integers(1, 400),
+       rows=st.one_of(st.none(), st.integers(1, 6)), data=st.data())
+@settings(max_examples=examples(60))
+def test_fixed_base(m, g, ebits, rows, data):
+    fb = _core.FixedBase(m, g, ebits, rows)
+    assert fb.ebits == ebits and 1 <= fb.rows <= 6
+    for e in (0, 1, 2**ebits - 1, data.draw(st.integers(0, 2**ebits - 1), label="e")):
+        assert fb.pow(e) == pow(g, e, m)
+    with pytest.raises(ValueError):
+        fb.pow(2**ebits)
+    with pytest.raises(ValueError):
+        fb.pow(-1)
+
+
+def test_fixed_base_errors():
+    with pytest.raises(ValueError):
+        _core.FixedBase(10, 3, 64)  # even modulus
+    with pytest.raises(ValueError):
+        _core.FixedBase(11, 3, 0)
+    with pytest.raises(ValueError):
+        _core.FixedBase(11, 3, 64, 7)
+    with pytest.raises(TypeError):
+        _core.FixedBase(11, "3", 64)
+
+
+def test_dsa_verify_both_paths():
+    """A key object verifies by Straus first, then by the two combs: same answers."""
+    cdsa = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.dsa")
+    from tabai import InvalidSignature, dsa
+
+    key = dsa.PrivateKey.from_cryptography(cdsa.generate_private_key(2048))
+    pub = dsa.PublicKey(key.params, key.public_key().y)
+    sigs = [key.sign(b"m%d" % i) for i in range(3)]
+    for round_ in range(3):
+        for i, sig in enumerate(sigs):
+            pub.verify(sig, b"m%d" % i)
+            with pytest.raises(InvalidSignature):
+                pub.verify(sig, b"other")
+    assert pub._ytab is not None
