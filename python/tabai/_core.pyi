@@ -62,9 +62,11 @@ class FixedBase:
     measured default). Raises ValueError for a bad p, ebits outside [1, 16384] or rows outside
     [1, 6], TypeError for a non-int."""
 
-    ebits: int
-    rows: int
     def __init__(self, p: int, g: int, ebits: int, rows: int | None = None) -> None: ...
+    @property
+    def ebits(self) -> int: ...
+    @property
+    def rows(self) -> int: ...
     def pow(self, e: int) -> int:
         """g**e mod p for 0 <= e < 2**ebits: ceil(ebits/rows) squarings and products, each
         table entry read by a masked scan of all of them. Constant time in e (the int
