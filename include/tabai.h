@@ -577,6 +577,83 @@ TABAI_API tabai_status tabai_rsa_public_batch_vartime(size_t count, uint64_t *co
                                                       const tabai_rsa_public_key *const pub[],
                                                       unsigned threads);
 
+/* ------------------------------------------------------------------------------------
+ * Double exponentiation for public exponents (DSA verification: g^u1 * y^u2 mod p).
+ * ------------------------------------------------------------------------------------ */
+/** Scratch limbs needed by the powmod2 functions for an n-limb modulus and exponents of
+ *  e1bits and e2bits bits. */
+TABAI_API size_t tabai_powmod2_scratch_limbs(size_t n, size_t e1bits, size_t e2bits);
+
+/** r = a1^e1 * a2^e2 mod p: Straus's simultaneous exponentiation with interleaved sliding
+ *  windows (one shared chain of max(e1bits, e2bits) squarings, each exponent with its own
+ *  table of odd powers), Montgomery products. a1, a2 and r in normal form.
+ *  Shapes:   r, a1, a2: ctx->n limbs; e1: ceil(e1bits/64) limbs, e2: ceil(e2bits/64) limbs;
+ *            scratch: scratch_limbs limbs, any alignment.
+ *  Requires: a1 < p, a2 < p.   Ensures: r < p.
+ *  Aliasing: r may equal a1 and/or a2; scratch must not overlap the others. An exponent of
+ *            0 bits (its pointer may then be NULL) counts as 1; both give 1 mod p.
+ *  Time:     variable in e1 and e2 (public exponents only); the bases are only multiplied.
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (an exponent above 64*TABAI_MAX_LIMBS*2 bits),
+ *            TABAI_ERR_SCRATCH (scratch_limbs < tabai_powmod2_scratch_limbs(ctx->n, e1bits,
+ *            e2bits)), TABAI_ERR_RANGE (a1 or a2 >= p); nothing is written on error.
+ *  Source:   Straus, AMM 71, 1964 (interleaving); Moller, SAC 2001, section 3.2; HAC 14.85. */
+TABAI_API tabai_status tabai_mont_powmod2_vartime(const tabai_mont *ctx, uint64_t *r,
+                                                  const uint64_t *a1, const uint64_t *e1,
+                                                  size_t e1bits, const uint64_t *a2,
+                                                  const uint64_t *e2, size_t e2bits,
+                                                  uint64_t *scratch, size_t scratch_limbs);
+/** r = a1^e1 * a2^e2 mod p with Ohta products (any p >= 2). As tabai_mont_powmod2_vartime. */
+TABAI_API tabai_status tabai_ohta_powmod2_vartime(const tabai_ohta *ctx, uint64_t *r,
+                                                  const uint64_t *a1, const uint64_t *e1,
+                                                  size_t e1bits, const uint64_t *a2,
+                                                  const uint64_t *e2, size_t e2bits,
+                                                  uint64_t *scratch, size_t scratch_limbs);
+/** Convenience: r[n] = a1^e1 * a2^e2 mod m[n] for any m >= 1 (odd: Montgomery; even: Ohta),
+ *  a1, a2 any n-limb values (reduced first). Allocates its scratch and contexts on the heap
+ *  and wipes them before freeing. Variable time in e1 and e2 only.
+ *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m == 0), TABAI_ERR_ALLOC
+ *  (r untouched). */
+TABAI_API tabai_status tabai_powmod2_vartime(uint64_t *r, const uint64_t *a1, const uint64_t *e1,
+                                             size_t e1bits, const uint64_t *a2,
+                                             const uint64_t *e2, size_t e2bits,
+                                             const uint64_t *m, size_t n);
+
+/* ------------------------------------------------------------------------------------
+ * Fixed-base exponentiation (DSA signing: g^k mod p with g fixed per key).
+ * ------------------------------------------------------------------------------------ */
+/** Largest `rows` of the fixed-base comb (a table of 2^rows entries). */
+#define TABAI_POWMOD_BASE_MAX_ROWS 6
+/** Limbs of the table of the fixed-base comb for an n-limb modulus and `rows` rows
+ *  (2^rows * n), 0 for rows outside 1..TABAI_POWMOD_BASE_MAX_ROWS. */
+TABAI_API size_t tabai_powmod_base_table_limbs(size_t n, unsigned rows);
+/** Rows the fixed-base comb works best with for ebits-bit exponents (measured). */
+TABAI_API unsigned tabai_powmod_base_rows(size_t ebits);
+/** The table of tabai_mont_powmod_base for the base g and exponents of ebits bits: entry j
+ *  = the product of g^(2^(i*d)) over the bits i of j, d = ceil(ebits/rows), Montgomery form.
+ *  Costs about (rows-1)*d squarings and 2^rows - rows - 1 products, once per base.
+ *  Shapes:   table: table_limbs limbs; g: ctx->n limbs. Requires g < p.
+ *  Time:     constant in g.
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (rows outside 1..TABAI_POWMOD_BASE_MAX_ROWS,
+ *            ebits 0 or above 64*TABAI_MAX_LIMBS*2, table_limbs too short),
+ *            TABAI_ERR_RANGE (g >= p); the table is not written on error. */
+TABAI_API tabai_status tabai_mont_powmod_base_table(const tabai_mont *ctx, uint64_t *table,
+                                                    size_t table_limbs, const uint64_t *g,
+                                                    size_t ebits, unsigned rows);
+/** r = g^e mod p for the g of the table: comb method, ceil(ebits/rows) squarings and
+ *  products, each table entry read by a masked scan of all 2^rows entries.
+ *  Shapes:   r: ctx->n limbs; e: ceil(ebits/64) limbs, e < 2^ebits; table as made by
+ *            tabai_mont_powmod_base_table with the same ctx, ebits and rows.
+ *  Aliasing: r must not overlap the table.
+ *  Time:     constant in e (and in the table's contents) for given ebits and rows.
+ *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (as tabai_mont_powmod_base_table); r is not
+ *            written on error.
+ *  Source:   Lim, Lee, "More flexible exponentiation with precomputation", CRYPTO '94;
+ *            HAC 14.117; masked table scan as tabai_mont_powmod. */
+TABAI_API tabai_status tabai_mont_powmod_base(const tabai_mont *ctx, uint64_t *r,
+                                              const uint64_t *e, size_t ebits,
+                                              const uint64_t *table, size_t table_limbs,
+                                              unsigned rows);
+
 #ifdef __cplusplus
 }
 #endif

@@ -448,15 +448,63 @@ struct Montgomery : MontField {
         check(s, "inv_prime");
         return out(r);
     }
+    nb::object pow2_vartime(nb::handle a1_in, nb::handle e1_in, nb::handle a2_in,
+                            nb::handle e2_in) const;
 };
 
 struct Ohta : OhtaField {
     explicit Ohta(nb::handle p) : OhtaField(p, "Ohta", false) {}
 };
 
+// g^e mod p for one fixed g: the comb table is made once (tabai_mont_powmod_base_table).
+struct FixedBase : MontField {
+    std::vector<uint64_t> table;
+    size_t ebits;
+    unsigned rows;
+    FixedBase(nb::handle p_in, nb::handle g_in, size_t ebits_in, nb::handle rows_in)
+        : MontField(p_in, "FixedBase", true), ebits(ebits_in) {
+        if (ebits < 1 || ebits > 2 * EXP_CHUNK)
+            throw nb::value_error("FixedBase(): ebits must be in [1, 16384]");
+        rows = rows_in.is_none() ? tabai_powmod_base_rows(ebits) : nb::cast<unsigned>(rows_in);
+        if (rows < 1 || rows > TABAI_POWMOD_BASE_MAX_ROWS)
+            throw nb::value_error("FixedBase(): rows must be in [1, 6]");
+        uint64_t x[TABAI_MAX_LIMBS];
+        load(x, g_in, "FixedBase", "g");
+        table.resize(tabai_powmod_base_table_limbs(ctx.n, rows));
+        nb::gil_scoped_release release;
+        check(tabai_mont_powmod_base_table(&ctx, table.data(), table.size(), x, ebits, rows),
+              "FixedBase");
+    }
+    nb::object pow(nb::handle e_in) const {
+        nb::object e = as_int(e_in, "pow", "e");
+        if (is_negative(e) || limbs_bits(int_to_limbs(e).data(), int_to_limbs(e).size()) > ebits)
+            throw nb::value_error("FixedBase.pow(): e must be in [0, 2**ebits)");
+        uint64_t el[2 * TABAI_MAX_LIMBS] = {0}, r[TABAI_MAX_LIMBS];
+        int_to_limbs_n(el, e, (ebits + 63) / 64);
+        {
+            nb::gil_scoped_release release;
+            check(tabai_mont_powmod_base(&ctx, r, el, ebits, table.data(), table.size(), rows), "pow");
+        }
+        tabai_wipe(el, sizeof el);
+        return out(r);
+    }
+};
+
 // ---------------------------------------------------------------------------------------
 // Module-level powmod.
 // ---------------------------------------------------------------------------------------
+// x = b mod m (ml: the limbs of m), inverted for a negative e (pow's rule), and e = |e|
+void pow_base(uint64_t *x, const nb::object &b, nb::object &e, const nb::object &m, Limbs &ml) {
+    const size_t n = ml.size();
+    int_to_limbs_n(x, reduce(b, m), n);
+    if (is_negative(e)) {
+        uint64_t xi[TABAI_MAX_LIMBS];
+        inverse(xi, x, ml.data(), n, "base is not invertible for the given modulus");
+        std::memcpy(x, xi, n * 8);
+        e = absolute(e);
+    }
+}
+
 nb::object powmod_impl(nb::handle b_in, nb::handle e_in, nb::handle m_in, bool vartime) {
     const char *fn = vartime ? "powmod_vartime" : "powmod";
     nb::object b = as_int(b_in, fn, "b");
@@ -471,13 +519,7 @@ nb::object powmod_impl(nb::handle b_in, nb::handle e_in, nb::handle m_in, bool v
     Limbs ml = int_to_limbs(m);
     const size_t n = ml.size();
     uint64_t x[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
-    int_to_limbs_n(x, reduce(b, m), n);
-    if (is_negative(e)) {
-        uint64_t xi[TABAI_MAX_LIMBS];
-        inverse(xi, x, ml.data(), n, "base is not invertible for the given modulus");
-        std::memcpy(x, xi, n * 8);
-        e = absolute(e);
-    }
+    pow_base(x, b, e, m, ml);
     Limbs el = int_to_limbs(e);
     size_t ebits = limbs_bits(el.data(), el.size());
     if (ml[0] & 1) {
@@ -490,6 +532,85 @@ nb::object powmod_impl(nb::handle b_in, nb::handle e_in, nb::handle m_in, bool v
         check(tabai_ohta_init(c.get(), ml.data(), n), fn);
         nb::gil_scoped_release release;
         pow_any<OhtaOps>(c.get(), r, x, el.data(), ebits, vartime);
+    }
+    return limbs_to_int(r, n);
+}
+
+// ---------------------------------------------------------------------------------------
+// Module-level double exponentiation a1^e1 * a2^e2 mod m (public exponents).
+// ---------------------------------------------------------------------------------------
+tabai_status pow2_ctx(const tabai_mont *c, uint64_t *r, const uint64_t *a1, const uint64_t *e1,
+                      size_t b1, const uint64_t *a2, const uint64_t *e2, size_t b2, uint64_t *s,
+                      size_t sl) {
+    return tabai_mont_powmod2_vartime(c, r, a1, e1, b1, a2, e2, b2, s, sl);
+}
+tabai_status pow2_ctx(const tabai_ohta *c, uint64_t *r, const uint64_t *a1, const uint64_t *e1,
+                      size_t b1, const uint64_t *a2, const uint64_t *e2, size_t b2, uint64_t *s,
+                      size_t sl) {
+    return tabai_ohta_powmod2_vartime(c, r, a1, e1, b1, a2, e2, b2, s, sl);
+}
+
+// r = a1^e1 * a2^e2 mod p for reduced a1, a2: one C call, or for exponents longer than it
+// takes, two pow_any and a product.
+template <class Ops>
+void pow2_any(const typename Ops::Ctx *c, uint64_t *r, const uint64_t *a1, const Limbs &e1,
+              size_t b1, const uint64_t *a2, const Limbs &e2, size_t b2) {
+    if (b1 <= 2 * EXP_CHUNK && b2 <= 2 * EXP_CHUNK) {
+        WipedLimbs scratch(tabai_powmod2_scratch_limbs(c->n, b1, b2));
+        check(pow2_ctx(c, r, a1, e1.data(), b1, a2, e2.data(), b2, scratch.data(), scratch.size()),
+              "powmod2_vartime");
+        return;
+    }
+    uint64_t t1[TABAI_MAX_LIMBS], t2[TABAI_MAX_LIMBS];
+    pow_any<Ops>(c, t1, a1, e1.data(), b1, true);
+    pow_any<Ops>(c, t2, a2, e2.data(), b2, true);
+    Ops::mul(c, r, t1, t2);
+}
+
+nb::object Montgomery::pow2_vartime(nb::handle a1_in, nb::handle e1_in, nb::handle a2_in,
+                                    nb::handle e2_in) const {
+    const char *fn = "pow2_vartime";
+    nb::object e1 = as_int(e1_in, fn, "e1"), e2 = as_int(e2_in, fn, "e2");
+    Limbs pl = int_to_limbs(p);
+    uint64_t x1[TABAI_MAX_LIMBS], x2[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
+    pow_base(x1, as_int(a1_in, fn, "a1"), e1, p, pl);
+    pow_base(x2, as_int(a2_in, fn, "a2"), e2, p, pl);
+    Limbs l1 = int_to_limbs(e1), l2 = int_to_limbs(e2);
+    const size_t b1 = limbs_bits(l1.data(), l1.size()), b2 = limbs_bits(l2.data(), l2.size());
+    {
+        nb::gil_scoped_release release;
+        pow2_any<MontOps>(&ctx, r, x1, l1, b1, x2, l2, b2);
+    }
+    return out(r);
+}
+
+nb::object powmod2_impl(nb::handle a1_in, nb::handle e1_in, nb::handle a2_in, nb::handle e2_in,
+                        nb::handle m_in) {
+    const char *fn = "powmod2_vartime";
+    nb::object a1 = as_int(a1_in, fn, "a1"), e1 = as_int(e1_in, fn, "e1");
+    nb::object a2 = as_int(a2_in, fn, "a2"), e2 = as_int(e2_in, fn, "e2");
+    nb::object m = as_int(m_in, fn, "m");
+    if (is_negative(m) || equals_small(m, 0))
+        throw nb::value_error("powmod2_vartime(): modulus must be >= 1");
+    modulus_bits(m, fn);
+    if (equals_small(m, 1)) return nb::steal(PyLong_FromLong(0));
+    Limbs ml = int_to_limbs(m);
+    const size_t n = ml.size();
+    uint64_t x1[TABAI_MAX_LIMBS], x2[TABAI_MAX_LIMBS], r[TABAI_MAX_LIMBS];
+    pow_base(x1, a1, e1, m, ml);
+    pow_base(x2, a2, e2, m, ml);
+    Limbs l1 = int_to_limbs(e1), l2 = int_to_limbs(e2);
+    const size_t b1 = limbs_bits(l1.data(), l1.size()), b2 = limbs_bits(l2.data(), l2.size());
+    if (ml[0] & 1) {
+        std::unique_ptr<tabai_mont> c(new tabai_mont);
+        check(tabai_mont_init(c.get(), ml.data(), n), fn);
+        nb::gil_scoped_release release;
+        pow2_any<MontOps>(c.get(), r, x1, l1, b1, x2, l2, b2);
+    } else {
+        std::unique_ptr<tabai_ohta> c(new tabai_ohta);
+        check(tabai_ohta_init(c.get(), ml.data(), n), fn);
+        nb::gil_scoped_release release;
+        pow2_any<OhtaOps>(c.get(), r, x1, l1, b1, x2, l2, b2);
     }
     return limbs_to_int(r, n);
 }
@@ -557,6 +678,23 @@ on e. Only for public exponents (RSA verification, Fermat tests, ...).
 
 Args, Returns, Raises: as powmod().
 Time: variable in e (and b).
+)";
+
+static const char *POWMOD2_VARTIME_DOC = R"(a1**e1 * a2**e2 mod m, the results and exceptions of
+pow(a1, e1, m) * pow(a2, e2, m) % m, by one simultaneous exponentiation (Straus's trick with
+interleaved sliding windows: one shared chain of squarings), as DSA verification needs.
+Only for public exponents.
+
+Args:
+    a1, a2: any ints (reduced mod m first).
+    e1, e2: any ints; a negative exponent uses the inverse of its base mod m.
+    m: 1 <= m < 2**8192.
+Returns:
+    int in [0, m).
+Raises:
+    TypeError: an argument is not an int.
+    ValueError: m <= 0, m >= 2**8192, or a negative exponent whose base is not invertible.
+Time: variable in e1 and e2 (and the bases).
 )";
 
 static const char *CPU_DOC = R"(The CPU as tabai sees it.
@@ -1241,6 +1379,10 @@ NB_MODULE(_core, m) {
         [](nb::handle b, nb::handle e, nb::handle mm) { return powmod_impl(b, e, mm, true); },
         "b"_a.none(), "e"_a.none(), "m"_a.none(),
         nb::sig("def powmod_vartime(b: int, e: int, m: int) -> int"), POWMOD_VARTIME_DOC);
+    m.def("powmod2_vartime", &powmod2_impl, "a1"_a.none(), "e1"_a.none(), "a2"_a.none(),
+          "e2"_a.none(), "m"_a.none(),
+          nb::sig("def powmod2_vartime(a1: int, e1: int, a2: int, e2: int, m: int) -> int"),
+          POWMOD2_VARTIME_DOC);
     m.def(
         "jacobi_vartime",
         [](nb::handle a_in, nb::handle m_in) {
@@ -1334,6 +1476,10 @@ NB_MODULE(_core, m) {
            "a**-1 mod p by Fermat (a**(p-2)), constant time. Only an "
            "inverse if p is prime\n(not checked). Raises ValueError if a is 0 mod p (that "
            "fact is revealed; nothing else).");
+    mc.def("pow2_vartime", &Montgomery::pow2_vartime, "a1"_a.none(), "e1"_a.none(), "a2"_a.none(),
+           "e2"_a.none(), nb::sig("def pow2_vartime(self, a1: int, e1: int, a2: int, e2: int) -> int"),
+           "a1**e1 * a2**e2 mod p as powmod2_vartime() with this context (no set-up per call).\n"
+           "Variable time in e1 and e2: public exponents only.");
 
     static const std::string ohta_doc =
         std::string("Arithmetic modulo any p >= 2 (p < 2**8192), even ones "
@@ -1341,6 +1487,21 @@ NB_MODULE(_core, m) {
                     "truncated product, two masked subtractions).\nRaises ValueError for "
                     "p < 2 or p >= 2**8192, TypeError for a non-int.\n") +
         FIELD_OPS_DOC;
+    nb::class_<FixedBase>(m, "FixedBase",
+                          "g**e mod p for one fixed base g and exponents of at most ebits bits "
+                          "(odd p >= 3):\nthe comb method of Lim and Lee with a table of "
+                          "2**rows entries made once (rows=None:\nthe measured default). "
+                          "Raises ValueError for a bad p, ebits outside [1, 16384] or\nrows "
+                          "outside [1, 6], TypeError for a non-int.")
+        .def(nb::init<nb::handle, nb::handle, size_t, nb::handle>(), "p"_a.none(), "g"_a.none(),
+             "ebits"_a, "rows"_a.none() = nb::none(),
+             nb::sig("def __init__(self, p: int, g: int, ebits: int, rows: int | None = None) -> None"))
+        .def_ro("ebits", &FixedBase::ebits)
+        .def_ro("rows", &FixedBase::rows)
+        .def("pow", &FixedBase::pow, "e"_a.none(), nb::sig("def pow(self, e: int) -> int"),
+             "g**e mod p for 0 <= e < 2**ebits: ceil(ebits/rows) squarings and products, "
+             "each table entry\nread by a masked scan of all of them. Constant time in e "
+             "(the int conversion aside).\nRaises ValueError for e outside [0, 2**ebits).");
     nb::class_<Ohta> oc(m, "Ohta", ohta_doc.c_str());
     oc.def(nb::init<nb::handle>(), "p"_a.none(), nb::sig("def __init__(self, p: int) -> None"));
     def_field_methods(oc);

@@ -9,7 +9,8 @@ measures; the C binary times its own calls of the same ops against the system Op
     rsa_verify  its verification
     dh          one key agreement with a validated peer value (ffdhe2048/3072/4096)
     dsa_sign    DSA signature with SHA-256 (2048/256, 3072/256)
-    dsa_verify  its verification
+    dsa_verify  its verification, repeated on one key object: tabai's from the second call on
+                by the per-key fixed-base tables (dsa.PublicKey.verify), its first by Straus
 
 Records: ``impl`` "tabai" (``kernel`` "python", ``symbol`` the Python method) or
 "cryptography" (``kernel`` null, ``symbol`` its method, ``peer`` its OpenSSL version);

@@ -39,6 +39,39 @@ def powmod(b: _Int, e: _Int, m: _Int) -> int:
 def powmod_vartime(b: _Int, e: _Int, m: _Int) -> int:
     """As powmod(), by sliding window: variable time in e. Public exponents only."""
 
+def powmod2_vartime(a1: _Int, e1: _Int, a2: _Int, e2: _Int, m: _Int) -> int:
+    """a1**e1 * a2**e2 mod m, the results and exceptions of pow(a1, e1, m) * pow(a2, e2, m) % m,
+    by one simultaneous exponentiation (Straus's trick with interleaved sliding windows: one
+    shared chain of squarings), as DSA verification needs. Only for public exponents.
+
+    Args:
+        a1, a2: any ints (reduced mod m first).
+        e1, e2: any ints; a negative exponent uses the inverse of its base mod m.
+        m: 1 <= m < 2**8192.
+    Returns:
+        int in [0, m).
+    Raises:
+        TypeError: an argument is not an int.
+        ValueError: m <= 0, m >= 2**8192, or a negative exponent whose base is not invertible.
+    Time: variable in e1 and e2 (and the bases).
+    """
+
+class FixedBase:
+    """g**e mod p for one fixed base g and exponents of at most ebits bits (odd p >= 3): the
+    comb method of Lim and Lee with a table of 2**rows entries made once (rows=None: the
+    measured default). Raises ValueError for a bad p, ebits outside [1, 16384] or rows outside
+    [1, 6], TypeError for a non-int."""
+
+    def __init__(self, p: int, g: int, ebits: int, rows: int | None = None) -> None: ...
+    @property
+    def ebits(self) -> int: ...
+    @property
+    def rows(self) -> int: ...
+    def pow(self, e: int) -> int:
+        """g**e mod p for 0 <= e < 2**ebits: ceil(ebits/rows) squarings and products, each
+        table entry read by a masked scan of all of them. Constant time in e (the int
+        conversion aside). Raises ValueError for e outside [0, 2**ebits)."""
+
 def powmod_batch(bases: Sequence[_Int], exps: Sequence[_Int], mods: Sequence[_Int],
                  threads: int | None = None) -> list[int]:
     """[pow(b, e, m) for b, e, m in zip(bases, exps, mods)], constant time, many at once.
@@ -166,6 +199,9 @@ class Montgomery:
     def inv_prime(self, a: _Int) -> int:
         """a**-1 mod p by Fermat, a**(p-2): constant time; an inverse only if p is prime (not
         checked). Raises ValueError if a is 0 mod p."""
+    def pow2_vartime(self, a1: _Int, e1: _Int, a2: _Int, e2: _Int) -> int:
+        """a1**e1 * a2**e2 mod p as powmod2_vartime() with this context (no set-up per call).
+        Variable time in e1 and e2: public exponents only."""
     def pow(self, a: _Int, e: _Int) -> int:
         """a**e mod p, e any int (e < 0 through the inverse; ValueError if there is none).
         Constant time in a and e for a given bit length of e; the inverse is not."""

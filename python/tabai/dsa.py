@@ -78,12 +78,19 @@ class Parameters:
             raise ValueError("invalid DSA parameters: p or q is not prime")
         self.p, self.q, self.g = p, q, g
         self.L, self.N = p.bit_length(), q.bit_length()
+        self._fp, self._fq = _core.Montgomery(p), _core.Montgomery(q)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Parameters) and (self.p, self.q, self.g) == (other.p, other.q, other.g)
 
     def __hash__(self) -> int:
         return hash((self.p, self.q, self.g))
+
+
+@lru_cache(maxsize=16)
+def _g_table(p: int, g: int, N: int):
+    """The comb table of g for exponents below 2^N, shared by every key of these parameters."""
+    return _core.FixedBase(p, g, N)
 
 
 def _hash_name(h) -> str:
@@ -193,6 +200,7 @@ class PublicKey:
         if not 2 <= y <= params.p - 2 or _core.powmod_vartime(y, params.q, params.p) != 1:
             raise ValueError("invalid DSA public key: y not in [2, p-2] or not of order q")
         self.params, self.y = params, y
+        self._verifies, self._ytab = 0, None
 
     def __eq__(self, other) -> bool:
         return isinstance(other, PublicKey) and (self.params, self.y) == (other.params, other.y)
@@ -227,7 +235,10 @@ class PublicKey:
         Raises:
             tabai.InvalidSignature: any failure (encoding, r or s outside [1, q-1], equation).
             ValueError: an unknown encoding or hash.
-        Time: variable (public data only).
+        Time: variable (public data only). The first verification with this key object
+        computes g^u1 y^u2 by one simultaneous exponentiation (Straus); from the second on, by
+        two fixed-base combs (Lim-Lee) whose tables (g's per parameters, y's per key, about
+        one verification's work each) are made then and kept.
         """
         pr = self.params
         name = _hash_name(hash)
@@ -246,9 +257,18 @@ class PublicKey:
             raise InvalidSignature("r or s out of range")
         digest = bytes(msg) if prehashed else hashlib.new(name, bytes(msg)).digest()
         z = _bits2int(digest, pr.N)
-        w_ = pow(s, -1, pr.q)
+        w_ = pr._fq.inv(s)
         u1, u2 = z * w_ % pr.q, r * w_ % pr.q
-        v = _core.powmod_vartime(pr.g, u1, pr.p) * _core.powmod_vartime(self.y, u2, pr.p) % pr.p % pr.q
+        self._verifies += 1
+        if self._verifies < 2:
+            # one simultaneous exponentiation: one chain of N squarings for both bases
+            v = pr._fp.pow2_vartime(pr.g, u1, self.y, u2)
+        else:
+            # a key that verifies again: N/5 squarings and products per base with the tables
+            if self._ytab is None:
+                self._ytab = _core.FixedBase(pr.p, self.y, pr.N)
+            v = pr._fp.mul(_g_table(pr.p, pr.g, pr.N).pow(u1), self._ytab.pow(u2))
+        v %= pr.q
         if v != r:
             raise InvalidSignature("signature does not verify")
 
@@ -256,7 +276,8 @@ class PublicKey:
 class PrivateKey:
     """A DSA private key x with its public key. PrivateKey(params, x, y=None): 0 < x < q, and
     y = g^x mod p (checked when given). Signing is constant time in x and the nonce (tabai's
-    powmod and Fermat inversion); the nonce is RFC 6979's, so no randomness is needed."""
+    fixed-base comb for g^k, with its table made once per key, and Fermat inversion); the
+    nonce is RFC 6979's, so no randomness is needed."""
 
     def __init__(self, params: Parameters, x: int, y: Optional[int] = None) -> None:
         if not 0 < x < params.q:
@@ -267,6 +288,8 @@ class PrivateKey:
         self.params, self._x = params, x
         self._pub = PublicKey(params, gx)
         self._fq = _core.Montgomery(params.q)
+        # g is fixed: a comb table (Lim-Lee) for the nonce exponents of N+1 bits (_sign_k)
+        self._gk = _core.FixedBase(params.p, params.g, params.N + 1)
 
     def public_key(self) -> PublicKey:
         return self._pub
@@ -303,7 +326,7 @@ class PrivateKey:
         # exponentiation does not depend on k (as OpenSSL's dsa_sign_setup)
         k1 = k + pr.q
         kk = k1 + pr.q * (k1.bit_length() <= pr.N)
-        r = _core.powmod(pr.g, kk, pr.p) % pr.q
+        r = self._gk.pow(kk) % pr.q
         s = self._fq.inv_prime(k) * (z + self._x * r) % pr.q
         return (r, s) if r and s else None
 

@@ -872,6 +872,34 @@ static void test_ec_inv(void) {
     }
 }
 
+/* fixed-base comb: the exponent secret (a DSA nonce); the base, its table, p, ebits and
+ * rows public */
+static void test_powmod_base(const modulus *md, int round) {
+    const size_t n = md->n, ebits = round ? 257 : 64 * n - 5, el = (ebits + 63) / 64;
+    if (n > 64) return;
+    tabai_mont mc;
+    tabai_mont_init(&mc, md->p, n);
+    const unsigned rows = tabai_powmod_base_rows(ebits);
+    const size_t tl = tabai_powmod_base_table_limbs(n, rows);
+    uint64_t g[MAXN], e[2 * MAXN], r[MAXN], *tab = malloc(L8(tl));
+    tu_operand(g, md->p, n, TU_OP_UNIFORM);
+    tu_fill(e, el, round ? TU_ONES : TU_UNIFORM);
+    if (ebits % 64) e[el - 1] &= ((uint64_t)1 << (ebits % 64)) - 1;
+    tabai_status st = tabai_mont_powmod_base_table(&mc, tab, tl, g, ebits, rows);
+    SECRET(e, L8(el));
+    st |= tabai_mont_powmod_base(&mc, r, e, ebits, tab, tl, rows);
+    PUBLIC(e, L8(el));
+    PUBLIC(r, sizeof r);
+    mpz_t p, x, y, z;
+    mpz_inits(p, x, y, z, NULL);
+    mpz_of(p, md->p, n), mpz_of(x, g, n), mpz_of(y, e, el);
+    mpz_powm(z, x, y, p);
+    TU_CHECK(st == TABAI_OK && eq_z(r, n, z), "mont_powmod_base", n, TU_V("g", g, n),
+             TU_V("e", e, el), TU_V("p", md->p, n));
+    mpz_clears(p, x, y, z, NULL);
+    free(tab);
+}
+
 int main(int argc, char **argv) {
     const char *tier = getenv("TABAI_CPU");
     int leaky = 0;
@@ -922,6 +950,7 @@ int main(int argc, char **argv) {
             test_mont(&md, rd);
             test_ohta(&md, rd);
             test_powmod(&md, rd);
+            test_powmod_base(&md, rd);
         }
         printf("n=%3zu (%s): done, %llu checks, %llu failures\n", n, md.name, tu_checks,
                tu_failures);
