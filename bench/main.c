@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../src/cpu/registry.h"
 #include "harness.h"
 #include "moduli.h"
 
@@ -35,6 +36,35 @@ static void (*const suites[])(bench_ctx *) = {
 #endif
 
 static const size_t default_limbs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 32, 64};
+
+/* The kernel registry (src/cpu/registry.def) as JSON, one object per label: its ops, the
+ * lowest tier of its records, lanes, digit bits (0: chosen per size), where it lives. The
+ * Python tools take their kernel labels from here (`--list`, and the run's meta). */
+static void registry_json(char *buf, size_t size) {
+    size_t k = (size_t)snprintf(buf, size, "[");
+    char esc[2][256];
+    for (const tabai_kernel_rec *r = tabai_registry; r->label && k < size; r++) {
+        const tabai_kernel_rec *q = tabai_registry;
+        while (strcmp(q->label, r->label)) q++;
+        if (q != r) continue; /* the first record of each label speaks for it */
+        k += (size_t)snprintf(buf + k, size - k, "%s\n  {\"label\": %s, \"ops\": [", k > 1 ? "," : "",
+                              bench_json_str(esc[0], sizeof esc[0], r->label));
+        int nops = 0;
+        for (int op = 0; op < TABAI_KOP_COUNT; op++) {
+            int has = 0;
+            for (q = r; q->label; q++) has |= !strcmp(q->label, r->label) && (int)q->op == op;
+            if (has && k < size)
+                k += (size_t)snprintf(buf + k, size - k, "%s\"%s\"", nops++ ? ", " : "",
+                                      tabai_kop_name((tabai_kop)op));
+        }
+        if (k < size)
+            k += (size_t)snprintf(buf + k, size - k,
+                                  "], \"tier\": \"%s\", \"lanes\": %u, \"radix\": %u, \"source\": %s}",
+                                  tabai_tier_name(r->tier), r->lanes, r->radix,
+                                  bench_json_str(esc[1], sizeof esc[1], r->source));
+    }
+    if (k < size) snprintf(buf + k, size - k, "]");
+}
 
 static void usage(FILE *f) {
     fputs("usage: tabai-bench [--ops LIST] [--bits LIST] [--seconds S] [--json PATH] [--list]\n"
@@ -267,7 +297,10 @@ int main(int argc, char **argv) {
         printf("],\n \"kernels\": [");
         for (size_t i = 0; i < c.kernel_count; i++)
             printf("%s%s", i ? ", " : "", bench_json_str(buf, sizeof buf, c.kernels[i]));
-        printf("],\n \"moduli\": [");
+        static char reg[8192];
+        registry_json(reg, sizeof reg);
+        printf("],\n \"registry\": %s", reg);
+        printf(",\n \"moduli\": [");
         for (size_t q = 0; q < BENCH_MODULI_COUNT; q++)
             printf("%s\n  {\"name\": %s, \"bits\": %u}", q ? "," : "",
                    bench_json_str(buf, sizeof buf, bench_moduli[q].name), bench_moduli[q].bits);
@@ -320,7 +353,8 @@ int main(int argc, char **argv) {
             c.total, c.seconds);
     fflush(stderr);
 
-    static char meta[8192];
+    static char meta[16384], reg[8192];
+    registry_json(reg, sizeof reg);
     snprintf(meta, sizeof meta,
              "{\"tabai_version\": \"%s\", \"date\": \"%s\", \"cpu\": %s, \"features\": %s, "
              "\"native_tier\": \"%s\", \"tier\": \"%s\", \"tier_cap\": %s, \"tiers\": %s, "
@@ -329,14 +363,14 @@ int main(int argc, char **argv) {
              "\"tsc_hz\": %.0f, \"note\": \"TSC ticks are not core cycles\", "
              "\"gmp_version\": \"%s\", \"openssl_version\": %s, \"seconds\": %.9g, "
              "\"batch_ns_min\": 2000, \"stat\": \"median of samples, implementations "
-             "alternating\"}",
+             "alternating\", \"registry\": %s}",
              tabai_version(), date, bench_json_str(esc[0], sizeof esc[0], tabai_cpu_brand()),
              features, tabai_tier_name(tabai_cpu_native_tier()), tabai_tier_name(c.tier_cap),
              cap_env ? bench_json_str(esc[1], sizeof esc[1], cap_env) : "null", tiers,
              bench_json_str(esc[2], sizeof esc[2], compiler_name()),
              bench_json_str(esc[3], sizeof esc[3], TABAI_BENCH_CFLAGS), TABAI_BENCH_BUILD_TYPE,
              bench_tsc_hz(), gmp_version,
-             bench_json_str(esc[4], sizeof esc[4], ossl), c.seconds);
+             bench_json_str(esc[4], sizeof esc[4], ossl), c.seconds, reg);
 
     /* pass 3: run */
     c.mode = BENCH_RUN;

@@ -1,6 +1,6 @@
-/* The kernel tables: one per tier, each built from the tier below plus its own entries.
- * Adding a kernel = one source file (or generator entry), one prototype below, one line in
- * its tier's table in src/cpu/tables.c.
+/* The kernel tables: one per tier, each built from the tier below plus that tier's lines of
+ * the kernel registry (src/cpu/registry.def). Adding a kernel = one source file (or generator
+ * entry), one prototype, one line in the registry.
  *
  * Slots indexed by limb count: index k (1..TABAI_FIXED_MAX) is a kernel for exactly k limbs
  * (it ignores its n argument), index 0 is the kernel for any n. Every slot is always filled
@@ -9,14 +9,7 @@
 #ifndef TABAI_CPU_KERNELS_H
 #define TABAI_CPU_KERNELS_H
 
-#include "tabai.h"
-
-#define TABAI_FIXED_MAX 16
-
-typedef uint64_t (*tabai_addsub_n_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-typedef void (*tabai_mul_n_fn)(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-typedef void (*tabai_sqr_n_fn)(uint64_t *r, const uint64_t *a, size_t n);
-typedef uint64_t (*tabai_mul_1_fn)(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+#include "ktypes.h"
 
 typedef struct tabai_kernels {
     tabai_tier tier;

@@ -13,10 +13,6 @@
  * unrolling by 8 at n = 16). */
 #define TABAI_UNROLL _Pragma("GCC unroll 32")
 
-/* X-macro over the fixed sizes 1..16. */
-#define TABAI_FOR_FIXED(X) \
-    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
-
 /* r[n] = a[n]*b; returns the high limb. r may equal a. */
 TABAI_INLINE uint64_t tabai_mul_1_inline(uint64_t *r, const uint64_t *a, size_t n, uint64_t b) {
     uint64_t cy = 0;
