@@ -17,7 +17,7 @@
 
 #include "../src/cpu/registry.h"
 #include "../src/mb/mb.h"
-#include "../src/simd/delayed.h"
+#include "../src/delayed/delayed.h"
 #include "harness.h"
 #include "moduli.h"
 #include "tabai.h"

@@ -42,6 +42,31 @@ typedef enum tabai_kop {
     TABAI_KOP_COUNT
 } tabai_kop;
 
+/* The kernel table of one tier (src/cpu/tables.c). Slots indexed by limb count: index k
+ * (1..TABAI_FIXED_MAX) is a kernel for exactly k limbs (it ignores its n argument), index 0
+ * the kernel for any n. Every slot is always filled. */
+typedef struct tabai_kernels {
+    tabai_tier tier;
+    const char *name;     /* tier name: the `kernel` label in the benchmark */
+    tabai_addsub_n_fn add_n;
+    tabai_addsub_n_fn sub_n;
+    tabai_mul_1_fn mul_1;    /* r[n] = a[n]*b, returns high limb */
+    tabai_mul_1_fn addmul_1; /* r[n] += a[n]*b, returns high limb */
+    tabai_mul_n_fn mul[TABAI_FIXED_MAX + 1];          /* r[2n] = a[n]*b[n] */
+    tabai_sqr_n_fn sqr[TABAI_FIXED_MAX + 1];          /* r[2n] = a[n]^2 */
+    tabai_mont_mul_fn mont_mul[TABAI_FIXED_MAX + 1];  /* r = a*b/R mod p */
+    tabai_mont_sqr_fn mont_sqr[TABAI_FIXED_MAX + 1];  /* r = a^2/R mod p */
+    tabai_mod_addsub_fn mod_add[TABAI_FIXED_MAX + 1]; /* r = a+b mod p */
+    tabai_mod_addsub_fn mod_sub[TABAI_FIXED_MAX + 1]; /* r = a-b mod p */
+    /* symbol names (without the tabai_ prefix) of slot kernels, for the benchmark */
+    const char *mul_sym[TABAI_FIXED_MAX + 1];
+    const char *sqr_sym[TABAI_FIXED_MAX + 1];
+    const char *mont_mul_sym[TABAI_FIXED_MAX + 1];
+    const char *mont_sqr_sym[TABAI_FIXED_MAX + 1];
+} tabai_kernels;
+
+static inline size_t tabai_slot(size_t n) { return n <= TABAI_FIXED_MAX ? n : 0; }
+
 /* Any entry point, cast back to the type of its record's op before the call. */
 typedef void (*tabai_any_fn)(void);
 

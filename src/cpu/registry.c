@@ -3,7 +3,7 @@
 
 #include "../limb/limb.h"
 #include "../mb/mb.h"
-#include "../simd/delayed.h"
+#include "../delayed/delayed.h"
 #include "../x64/x64.h"
 
 /* `#fn + 6`: the entry point's name without "tabai_" */
