@@ -405,7 +405,7 @@ int main(int argc, char **argv) {
     c.mode = BENCH_RUN;
     for (size_t s = 0; s < SUITE_COUNT; s++) {
         suites[s](&c);
-        tabai_cpu_set_tier(c.tier_cap); /* a suite may have moved it */
+        (void)!tabai_cpu_set_tier(c.tier_cap); /* a suite may have moved it */
     }
     if (bench_write_json(a.json_path, meta) != 0) {
         fprintf(stderr, "tabai-bench: cannot write %s\n", a.json_path ? a.json_path : "stdout");

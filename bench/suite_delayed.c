@@ -99,7 +99,7 @@ static void dl_measure(dl_impl *im, size_t count, double seconds) {
         __asm__ volatile("" ::: "memory");                                               \
     }
 
-static void run_mul_with(const dl_impl *m, long iters) { LOOP(tabai_mul_with(m->k, m->r, m->a, m->b, m->n)) }
+static void run_mul_with(const dl_impl *m, long iters) { LOOP((void)!tabai_mul_with(m->k, m->r, m->a, m->b, m->n)) }
 static void run_mb_mul(const dl_impl *m, long iters) {
     LOOP(m->mbk->mont_mul(m->r, m->r, m->b, m->mbc->p, m->mbc->k0, m->mbc->d))
 }
@@ -120,8 +120,8 @@ static void run_f64_carry_int(const dl_impl *m, long iters) { LOOP(tabai_f64_car
 static void run_f64_carry_float(const dl_impl *m, long iters) {
     LOOP(tabai_f64_carry_pass_float(m->fr, m->fa, 2 * m->nd, m->bits))
 }
-static void run_mont(const dl_impl *m, long iters) { LOOP(tabai_mont_mul(m->mont, m->r, m->a, m->b)) }
-static void run_ohta(const dl_impl *m, long iters) { LOOP(tabai_ohta_mul_with(m->k, m->ohta, m->r, m->a, m->b)) }
+static void run_mont(const dl_impl *m, long iters) { LOOP((void)!tabai_mont_mul(m->mont, m->r, m->a, m->b)) }
+static void run_ohta(const dl_impl *m, long iters) { LOOP((void)!tabai_ohta_mul_with(m->k, m->ohta, m->r, m->a, m->b)) }
 static void run_mont_rd(const dl_impl *m, long iters) {
     LOOP(tabai_mont_mul_n_rd_generic(m->r, m->a, m->b, m->ohta->p, m->n, m->bits))
 }
@@ -515,7 +515,7 @@ typedef struct dh_arg {
 static void dh_run(void *v, size_t it) {
     dh_arg *x = v;
     switch (x->form) {
-    case 0: for (size_t i = 0; i < it; i++) tabai_mul_with(x->k, x->r, x->a, x->b, x->n); break;
+    case 0: for (size_t i = 0; i < it; i++) (void)!tabai_mul_with(x->k, x->r, x->a, x->b, x->n); break;
     case 1: for (size_t i = 0; i < it; i++) tabai_mul_rd_sse2(x->r, x->a, x->b, x->nd, x->bits); break;
     case 2: for (size_t i = 0; i < it; i++) tabai_mul_rd_avx2(x->r, x->a, x->b, x->nd, x->bits); break;
     case 3: for (size_t i = 0; i < it; i++) tabai_mul_f64_generic(x->fr, x->fa, x->fb, x->nd, x->bits); break;
@@ -524,7 +524,7 @@ static void dh_run(void *v, size_t it) {
     case 6: for (size_t i = 0; i < it; i++) tabai_mul_f64fma_vec_avx2(x->fr, x->fa, x->fb, x->nd, x->bits); break;
     case 7: for (size_t i = 0; i < it; i++) tabai_mul_c16_generic(x->hr, x->ha, x->hb, x->nd); break;
     case 9: for (size_t i = 0; i < it; i++) tabai_mul_n_fp64fma_mb4_avx2(x->mr, x->ma, x->mb, x->n); break;
-    default: for (size_t i = 0; i < it; i++) tabai_ohta_mul_with(x->k, x->ohta, x->r, x->a, x->b); break;
+    default: for (size_t i = 0; i < it; i++) (void)!tabai_ohta_mul_with(x->k, x->ohta, x->r, x->a, x->b); break;
     }
 }
 
@@ -613,7 +613,7 @@ void bench_suite_delayed(bench_ctx *c) {
                 tabai_kernel kk = dl_mul_kernels[k];
                 if (tabai_kernel_available(kk) != TABAI_OK) continue;
                 memset(r, 0, 16 * n);
-                tabai_mul_with(kk, r, a, b, n);
+                (void)!tabai_mul_with(kk, r, a, b, n);
                 bench_check_limbs(&cs, tabai_kernel_name(kk), r, want, 2 * n);
                 args[cnt] = (dh_arg){.k = kk, .form = 0, .n = n, .r = r, .a = a, .b = b};
                 im[cnt] = (bench_impl){"tabai", tabai_kernel_name(kk), tabai_kernel_symbol(kk),
@@ -729,13 +729,13 @@ void bench_suite_delayed(bench_ctx *c) {
                  *r = bench_alloc(8 * m->n);
         bench_rand_below(c, a, m->p, m->n);
         bench_rand_below(c, b, m->p, m->n);
-        tabai_ohta_mul(ctx, want, a, b);
+        (void)!tabai_ohta_mul(ctx, want, a, b);
         static const tabai_kernel ks[3] = {TABAI_KERNEL_CARRY_SAVE_2X2, TABAI_KERNEL_CARRY_SAVE_3X3,
                                            TABAI_KERNEL_CARRY_SAVE_4X4};
         dh_arg args[3];
         bench_impl im[3];
         for (int k = 0; k < 3; k++) {
-            tabai_ohta_mul_with(ks[k], ctx, r, a, b);
+            (void)!tabai_ohta_mul_with(ks[k], ctx, r, a, b);
             bench_check_limbs(&cs, tabai_kernel_name(ks[k]), r, want, m->n);
             args[k] = (dh_arg){.k = ks[k], .form = 8, .r = r, .a = a, .b = b, .ohta = ctx};
             im[k] = (bench_impl){"tabai", tabai_kernel_name(ks[k]), tabai_kernel_symbol(ks[k]), dh_run,
