@@ -29,8 +29,9 @@ const tabai_kernel_rec *tabai_registry_find_id(int id) {
 }
 
 int tabai_registry_usable(const tabai_kernel_rec *r) {
+    /* a generic-tier record needs no look at the tier in use */
     return r && (tabai_cpu_features() & r->features) == r->features &&
-           (int)tabai_cpu_tier() >= (int)r->tier;
+           (r->tier == TABAI_TIER_GENERIC || (int)tabai_cpu_tier() >= (int)r->tier);
 }
 
 const char *tabai_kop_name(tabai_kop op) {
