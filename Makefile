@@ -5,6 +5,8 @@
 #                tests under ASan + UBSan, the VERIFY build, a bounded run of every fuzzer,
 #                pytest + hypothesis
 # Other targets: setup, build, ctest, asan, pytest, install-py, clean.
+#   make lint    clang-format on the C files changed against main, ruff on the Python, the
+#                generated files fresh (scripts/lint.sh; the pre-commit hooks run the same)
 #   make tsan    tests/c/test_threads.c and the library under ThreadSanitizer (build-tsan)
 #   make ctime   the constant-time tests under valgrind (tests/ctime; ctest label ctime)
 #   make verify  build-verify with -DTABAI_VERIFY=ON (preconditions asserted inside kernels and
@@ -29,12 +31,15 @@ FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_SECONDS ?= 600
 
 .PHONY: all setup build ctest asan tsan pytest install-py test bench clean ctime verify dudect \
-  fuzz-build fuzz-smoke fuzz pytest-long
+  fuzz-build fuzz-smoke fuzz pytest-long lint
 
 all: build
 
 setup:
 	@bash scripts/setup.sh
+
+lint: setup
+	PYTHON=$(PY) bash scripts/lint.sh
 
 build: setup
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$(abspath $(PY)) >/dev/null

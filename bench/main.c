@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../src/cpu/registry.h"
 #include "harness.h"
 #include "moduli.h"
 
@@ -35,6 +36,35 @@ static void (*const suites[])(bench_ctx *) = {
 #endif
 
 static const size_t default_limbs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 32, 64};
+
+/* The kernel registry (src/cpu/registry.def) as JSON, one object per label: its ops, the
+ * lowest tier of its records, lanes, digit bits (0: chosen per size), where it lives. The
+ * Python tools take their kernel labels from here (`--list`, and the run's meta). */
+static void registry_json(char *buf, size_t size) {
+    size_t k = (size_t)snprintf(buf, size, "[");
+    char esc[2][256];
+    for (const tabai_kernel_rec *r = tabai_registry; r->label && k < size; r++) {
+        const tabai_kernel_rec *q = tabai_registry;
+        while (strcmp(q->label, r->label)) q++;
+        if (q != r) continue; /* the first record of each label speaks for it */
+        k += (size_t)snprintf(buf + k, size - k, "%s\n  {\"label\": %s, \"ops\": [", k > 1 ? "," : "",
+                              bench_json_str(esc[0], sizeof esc[0], r->label));
+        int nops = 0;
+        for (int op = 0; op < TABAI_KOP_COUNT; op++) {
+            int has = 0;
+            for (q = r; q->label; q++) has |= !strcmp(q->label, r->label) && (int)q->op == op;
+            if (has && k < size)
+                k += (size_t)snprintf(buf + k, size - k, "%s\"%s\"", nops++ ? ", " : "",
+                                      tabai_kop_name((tabai_kop)op));
+        }
+        if (k < size)
+            k += (size_t)snprintf(buf + k, size - k,
+                                  "], \"tier\": \"%s\", \"lanes\": %u, \"radix\": %u, \"source\": %s}",
+                                  tabai_tier_name(r->tier), r->lanes, r->radix,
+                                  bench_json_str(esc[1], sizeof esc[1], r->source));
+    }
+    if (k < size) snprintf(buf + k, size - k, "]");
+}
 
 static void usage(FILE *f) {
     fputs("usage: tabai-bench [--ops LIST] [--bits LIST] [--seconds S] [--json PATH] [--list]\n"
@@ -141,73 +171,76 @@ static const char *compiler_name(void) {
 #endif
 }
 
-int main(int argc, char **argv) {
-    static bench_ctx c;
-    char *ops_arg = NULL, *bits_arg = NULL, *tiers_arg = NULL, *moduli_arg = NULL,
-         *curves_arg = NULL;
-    const char *json_path = NULL;
-    int list = 0;
-    c.seconds = 0.2;
-    c.threads = 1;
+/* The command line, before it is applied to the context. */
+typedef struct bench_args {
+    char *ops, *bits, *tiers, *moduli, *curves;
+    const char *json_path;
+    int list;
+} bench_args;
+
+/* Parses argv into a and the numeric options into c; exits on a usage error. Returns 0, or
+ * 1 if the run is over (--help). */
+static int parse_args(bench_ctx *c, bench_args *a, int argc, char **argv) {
+    c->seconds = 0.2;
+    c->threads = 1;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *o = argv[i];
         int more = i + 1 < argc;
-        if (!strcmp(a, "--ops") && more) ops_arg = argv[++i];
-        else if (!strcmp(a, "--bits") && more) bits_arg = argv[++i];
-        else if (!strcmp(a, "--tiers") && more) tiers_arg = argv[++i];
-        else if (!strcmp(a, "--moduli") && more) moduli_arg = argv[++i];
-        else if (!strcmp(a, "--curves") && more) curves_arg = argv[++i];
-        else if (!strcmp(a, "--json") && more) json_path = argv[++i];
-        else if (!strcmp(a, "--seconds") && more) {
+        if (!strcmp(o, "--ops") && more) a->ops = argv[++i];
+        else if (!strcmp(o, "--bits") && more) a->bits = argv[++i];
+        else if (!strcmp(o, "--tiers") && more) a->tiers = argv[++i];
+        else if (!strcmp(o, "--moduli") && more) a->moduli = argv[++i];
+        else if (!strcmp(o, "--curves") && more) a->curves = argv[++i];
+        else if (!strcmp(o, "--json") && more) a->json_path = argv[++i];
+        else if (!strcmp(o, "--seconds") && more) {
             char *end;
-            c.seconds = strtod(argv[++i], &end);
-            if (*end || !(c.seconds > 0 && c.seconds <= 3600))
+            c->seconds = strtod(argv[++i], &end);
+            if (*end || !(c->seconds > 0 && c->seconds <= 3600))
                 die_usage("--seconds: expected a number in (0, 3600], got '%s'", argv[i]);
-        } else if (!strcmp(a, "--threads") && more) {
+        } else if (!strcmp(o, "--threads") && more) {
             char *end;
             long t = strtol(argv[++i], &end, 10);
             if (*end || t < 1 || t > 256)
                 die_usage("--threads: expected an integer in 1..256, got '%s'", argv[i]);
-            c.threads = (unsigned)t;
-        } else if (!strcmp(a, "--list")) list = 1;
-        else if (!strcmp(a, "--reproduce")) { /* = --ops reproduce (bench/suite_delayed.c) */
+            c->threads = (unsigned)t;
+        } else if (!strcmp(o, "--list")) a->list = 1;
+        else if (!strcmp(o, "--reproduce")) { /* = --ops reproduce (bench/suite_delayed.c) */
             static char reproduce_ops[] = "reproduce";
-            ops_arg = reproduce_ops;
+            a->ops = reproduce_ops;
         }
-        else if (!strcmp(a, "--progress")) c.progress = 1;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        else if (!strcmp(o, "--progress")) c->progress = 1;
+        else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             usage(stdout);
-            return 0;
-        } else die_usage("unknown or incomplete option '%s'", a);
+            return 1;
+        } else die_usage("unknown or incomplete option '%s'", o);
     }
+    return 0;
+}
 
-    /* tiers: every tier up to the one in use at start (native capped by TABAI_CPU) */
-    c.tier_cap = tabai_cpu_tier();
-    c.tier_mask = 0;
-    if (tiers_arg) {
-        char *items[16];
-        size_t k = split(tiers_arg, items, 16);
-        for (size_t i = 0; i < k; i++) {
-            int t = tabai_tier_parse(items[i]);
-            if (t < 0 || !strcmp(items[i], "native"))
-                die_usage("--tiers: unknown tier '%s' (generic, bmi2, avx2, avx512, ifma)",
-                          items[i]);
-            if (t > (int)c.tier_cap)
-                fprintf(stderr, "tabai-bench: tier %s is above the tier in use (%s): skipped\n",
-                        items[i], tabai_tier_name(c.tier_cap));
-            c.tier_mask |= 1u << t;
-        }
-    } else {
-        c.tier_mask = (1u << TABAI_TIER_COUNT) - 1;
+/* --tiers: every tier up to the one in use at start (native capped by TABAI_CPU), or those
+ * listed. */
+static void choose_tiers(bench_ctx *c, char *tiers_arg) {
+    c->tier_cap = tabai_cpu_tier();
+    c->tier_mask = 0;
+    if (!tiers_arg) {
+        c->tier_mask = (1u << TABAI_TIER_COUNT) - 1;
+        return;
     }
+    char *items[16];
+    size_t k = split(tiers_arg, items, 16);
+    for (size_t i = 0; i < k; i++) {
+        int t = tabai_tier_parse(items[i]);
+        if (t < 0 || !strcmp(items[i], "native"))
+            die_usage("--tiers: unknown tier '%s' (generic, bmi2, avx2, avx512, ifma)", items[i]);
+        if (t > (int)c->tier_cap)
+            fprintf(stderr, "tabai-bench: tier %s is above the tier in use (%s): skipped\n",
+                    items[i], tabai_tier_name(c->tier_cap));
+        c->tier_mask |= 1u << t;
+    }
+}
 
-    /* curves (the curve suite) */
-    if (curves_arg) c.want_curve_count = split(curves_arg, (char **)c.want_curves, 16);
-
-    /* ops */
-    if (ops_arg) c.want_op_count = split(ops_arg, (char **)c.want_ops, BENCH_MAX_OPS);
-
-    /* sizes and moduli */
+/* --bits and --moduli: the limb counts and the moduli the suites run on. */
+static void choose_sizes(bench_ctx *c, char *bits_arg, char *moduli_arg) {
     static bench_mod mods[BENCH_MODULI_COUNT + 256];
     size_t mod_count = 0;
     if (bits_arg) {
@@ -220,9 +253,9 @@ int main(int argc, char **argv) {
             if (*end || b < 2 || b > BENCH_MAX_BITS)
                 die_usage("--bits: expected integers in 2..8192, got '%s'", items[i]);
             size_t n = ((size_t)b + 63) / 64, j;
-            for (j = 0; j < c.limb_count && c.limbs[j] != n; j++) {
+            for (j = 0; j < c->limb_count && c->limbs[j] != n; j++) {
             }
-            if (j == c.limb_count) c.limbs[c.limb_count++] = n;
+            if (j == c->limb_count) c->limbs[c->limb_count++] = n;
             int dup = 0;
             for (size_t q = 0; q < mod_count; q++) dup |= mods[q].bits == (unsigned)b;
             if (dup) continue;
@@ -234,10 +267,10 @@ int main(int argc, char **argv) {
                 }
             if (!found) mods[mod_count++] = random_modulus((unsigned)b);
         }
-        qsort(c.limbs, c.limb_count, sizeof c.limbs[0], cmp_size);
+        qsort(c->limbs, c->limb_count, sizeof c->limbs[0], cmp_size);
     } else {
-        c.limb_count = sizeof default_limbs / sizeof default_limbs[0];
-        memcpy(c.limbs, default_limbs, sizeof default_limbs);
+        c->limb_count = sizeof default_limbs / sizeof default_limbs[0];
+        memcpy(c->limbs, default_limbs, sizeof default_limbs);
         for (size_t q = 0; q < BENCH_MODULI_COUNT; q++) mods[mod_count++] = embedded(q);
     }
     if (moduli_arg) {
@@ -253,45 +286,48 @@ int main(int argc, char **argv) {
             mods[mod_count++] = embedded(q);
         }
     }
-    c.mods = mods;
-    c.mod_count = mod_count;
+    c->mods = mods;
+    c->mod_count = mod_count;
+}
 
-    /* pass 1: what the suites offer */
-    c.mode = BENCH_LIST;
-    for (size_t s = 0; s < SUITE_COUNT; s++) suites[s](&c);
-    if (list) {
-        char buf[256];
-        printf("{\"ops\": [");
-        for (size_t i = 0; i < c.op_count; i++)
-            printf("%s%s", i ? ", " : "", bench_json_str(buf, sizeof buf, c.ops[i]));
-        printf("],\n \"kernels\": [");
-        for (size_t i = 0; i < c.kernel_count; i++)
-            printf("%s%s", i ? ", " : "", bench_json_str(buf, sizeof buf, c.kernels[i]));
-        printf("],\n \"moduli\": [");
-        for (size_t q = 0; q < BENCH_MODULI_COUNT; q++)
-            printf("%s\n  {\"name\": %s, \"bits\": %u}", q ? "," : "",
-                   bench_json_str(buf, sizeof buf, bench_moduli[q].name), bench_moduli[q].bits);
-        printf("\n ]}\n");
-        return 0;
-    }
-    for (size_t i = 0; i < c.want_op_count; i++) {
+/* --list: what the suites offer (after pass 1), the kernel registry and the moduli. */
+static void print_list(const bench_ctx *c) {
+    char buf[256];
+    static char reg[8192];
+    printf("{\"ops\": [");
+    for (size_t i = 0; i < c->op_count; i++)
+        printf("%s%s", i ? ", " : "", bench_json_str(buf, sizeof buf, c->ops[i]));
+    printf("],\n \"kernels\": [");
+    for (size_t i = 0; i < c->kernel_count; i++)
+        printf("%s%s", i ? ", " : "", bench_json_str(buf, sizeof buf, c->kernels[i]));
+    registry_json(reg, sizeof reg);
+    printf("],\n \"registry\": %s", reg);
+    printf(",\n \"moduli\": [");
+    for (size_t q = 0; q < BENCH_MODULI_COUNT; q++)
+        printf("%s\n  {\"name\": %s, \"bits\": %u}", q ? "," : "",
+               bench_json_str(buf, sizeof buf, bench_moduli[q].name), bench_moduli[q].bits);
+    printf("\n ]}\n");
+}
+
+/* 0 if every --ops name is an operation some suite offers, else prints the known ones. */
+static int check_ops(const bench_ctx *c) {
+    for (size_t i = 0; i < c->want_op_count; i++) {
         size_t j;
-        for (j = 0; j < c.op_count && strcmp(c.ops[j], c.want_ops[i]); j++) {
+        for (j = 0; j < c->op_count && strcmp(c->ops[j], c->want_ops[i]); j++) {
         }
-        if (j == c.op_count) {
-            fprintf(stderr, "tabai-bench: --ops: unknown operation '%s'; known:", c.want_ops[i]);
-            for (j = 0; j < c.op_count; j++) fprintf(stderr, " %s", c.ops[j]);
+        if (j == c->op_count) {
+            fprintf(stderr, "tabai-bench: --ops: unknown operation '%s'; known:", c->want_ops[i]);
+            for (j = 0; j < c->op_count; j++) fprintf(stderr, " %s", c->ops[j]);
             fputc('\n', stderr);
             return 2;
         }
     }
+    return 0;
+}
 
-    /* pass 2: count */
-    c.mode = BENCH_COUNT;
-    for (size_t s = 0; s < SUITE_COUNT; s++) suites[s](&c);
-
-    /* header */
-    bench_timer_init();
+/* The run's header: printed on stderr and written as the JSON meta object into meta. */
+static void write_header(const bench_ctx *c, char *meta, size_t meta_size) {
+    static char reg[8192];
     char features[256], date[64], esc[5][512], tiers[256];
     features_json(features, sizeof features);
     time_t now = time(NULL);
@@ -299,7 +335,7 @@ int main(int argc, char **argv) {
     const char *cap_env = getenv("TABAI_CPU");
     size_t tk = (size_t)snprintf(tiers, sizeof tiers, "[");
     for (int t = 0; t < TABAI_TIER_COUNT; t++)
-        if (bench_tier_wanted(&c, (tabai_tier)t))
+        if (bench_tier_wanted(c, (tabai_tier)t))
             tk += (size_t)snprintf(tiers + tk, sizeof tiers - tk, "%s\"%s\"", tk > 1 ? ", " : "",
                                    tabai_tier_name((tabai_tier)t));
     snprintf(tiers + tk, sizeof tiers - tk, "]");
@@ -308,7 +344,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cpu        %s\n", tabai_cpu_brand());
     fprintf(stderr, "features   %s\n", features);
     fprintf(stderr, "tier       native %s, in use %s (TABAI_CPU=%s), selected %s\n",
-            tabai_tier_name(tabai_cpu_native_tier()), tabai_tier_name(c.tier_cap),
+            tabai_tier_name(tabai_cpu_native_tier()), tabai_tier_name(c->tier_cap),
             cap_env ? cap_env : "unset", tiers);
     fprintf(stderr, "compiler   %s; flags %s (%s); library objects -O2\n", compiler_name(),
             TABAI_BENCH_CFLAGS, TABAI_BENCH_BUILD_TYPE);
@@ -317,11 +353,11 @@ int main(int argc, char **argv) {
                     "core cycles\n",
             bench_tsc_hz() * 1e-9);
     fprintf(stderr, "plan       %zu measurements, %.3g s budget each, samples >= 2 us, A B A B\n",
-            c.total, c.seconds);
+            c->total, c->seconds);
     fflush(stderr);
 
-    static char meta[8192];
-    snprintf(meta, sizeof meta,
+    registry_json(reg, sizeof reg);
+    snprintf(meta, meta_size,
              "{\"tabai_version\": \"%s\", \"date\": \"%s\", \"cpu\": %s, \"features\": %s, "
              "\"native_tier\": \"%s\", \"tier\": \"%s\", \"tier_cap\": %s, \"tiers\": %s, "
              "\"compiler\": %s, \"flags\": %s, \"build_type\": \"%s\", "
@@ -329,25 +365,52 @@ int main(int argc, char **argv) {
              "\"tsc_hz\": %.0f, \"note\": \"TSC ticks are not core cycles\", "
              "\"gmp_version\": \"%s\", \"openssl_version\": %s, \"seconds\": %.9g, "
              "\"batch_ns_min\": 2000, \"stat\": \"median of samples, implementations "
-             "alternating\"}",
+             "alternating\", \"registry\": %s}",
              tabai_version(), date, bench_json_str(esc[0], sizeof esc[0], tabai_cpu_brand()),
-             features, tabai_tier_name(tabai_cpu_native_tier()), tabai_tier_name(c.tier_cap),
+             features, tabai_tier_name(tabai_cpu_native_tier()), tabai_tier_name(c->tier_cap),
              cap_env ? bench_json_str(esc[1], sizeof esc[1], cap_env) : "null", tiers,
              bench_json_str(esc[2], sizeof esc[2], compiler_name()),
              bench_json_str(esc[3], sizeof esc[3], TABAI_BENCH_CFLAGS), TABAI_BENCH_BUILD_TYPE,
              bench_tsc_hz(), gmp_version,
-             bench_json_str(esc[4], sizeof esc[4], ossl), c.seconds);
+             bench_json_str(esc[4], sizeof esc[4], ossl), c->seconds, reg);
+}
+
+int main(int argc, char **argv) {
+    static bench_ctx c;
+    bench_args a = {0};
+    if (parse_args(&c, &a, argc, argv)) return 0;
+    choose_tiers(&c, a.tiers);
+    if (a.curves) c.want_curve_count = split(a.curves, (char **)c.want_curves, 16);
+    if (a.ops) c.want_op_count = split(a.ops, (char **)c.want_ops, BENCH_MAX_OPS);
+    choose_sizes(&c, a.bits, a.moduli);
+
+    /* pass 1: what the suites offer */
+    c.mode = BENCH_LIST;
+    for (size_t s = 0; s < SUITE_COUNT; s++) suites[s](&c);
+    if (a.list) {
+        print_list(&c);
+        return 0;
+    }
+    if (check_ops(&c)) return 2;
+
+    /* pass 2: count */
+    c.mode = BENCH_COUNT;
+    for (size_t s = 0; s < SUITE_COUNT; s++) suites[s](&c);
+
+    bench_timer_init();
+    static char meta[16384];
+    write_header(&c, meta, sizeof meta);
 
     /* pass 3: run */
     c.mode = BENCH_RUN;
     for (size_t s = 0; s < SUITE_COUNT; s++) {
         suites[s](&c);
-        tabai_cpu_set_tier(c.tier_cap); /* a suite may have moved it */
+        (void)!tabai_cpu_set_tier(c.tier_cap); /* a suite may have moved it */
     }
-    if (bench_write_json(json_path, meta) != 0) {
-        fprintf(stderr, "tabai-bench: cannot write %s\n", json_path ? json_path : "stdout");
+    if (bench_write_json(a.json_path, meta) != 0) {
+        fprintf(stderr, "tabai-bench: cannot write %s\n", a.json_path ? a.json_path : "stdout");
         return 1;
     }
-    if (json_path && !c.progress) fprintf(stderr, "wrote %s\n", json_path);
+    if (a.json_path && !c.progress) fprintf(stderr, "wrote %s\n", a.json_path);
     return 0;
 }

@@ -229,12 +229,12 @@ static void run_tabai_mont_sqr(void *p, size_t it) {
     a->x = x;
     a->t = t;
 }
-static void prepare_tier(void *p) { tabai_cpu_set_tier(((chain_arg *)p)->tier); }
+static void prepare_tier(void *p) { (void)!tabai_cpu_set_tier(((chain_arg *)p)->tier); }
 static void run_tabai_ohta_mul(void *p, size_t it) {
     chain_arg *a = p;
     uint64_t *x = a->x, *t = a->t;
     for (size_t i = 0; i < it; i++) {
-        tabai_ohta_mul(a->ohta, t, x, a->s->b);
+        (void)!tabai_ohta_mul(a->ohta, t, x, a->s->b);
         uint64_t *u = x;
         x = t;
         t = u;
@@ -371,9 +371,9 @@ static void chain_op(bench_ctx *c, int op) {
             else memcpy(got, a->x, n * 8);
             bench_check_limbs(&cs, impls[i].symbol, got, want, n);
         }
-        tabai_cpu_set_tier(c->tier_cap);
+        (void)!tabai_cpu_set_tier(c->tier_cap);
         bench_measure(c, &cs, impls, k);
-        tabai_cpu_set_tier(c->tier_cap);
+        (void)!tabai_cpu_set_tier(c->tier_cap);
         for (size_t i = 0; i < k; i++) chain_free(&args[i]);
         mpz_clear(W);
         free(want);
@@ -399,7 +399,7 @@ typedef struct {
 
 static void run_tabai_powmod(void *p, size_t it) {
     pow_arg *a = p;
-    for (size_t i = 0; i < it; i++) tabai_mont_powmod(a->ctx, a->r, a->b, a->e, a->ebits, a->scratch,
+    for (size_t i = 0; i < it; i++) (void)!tabai_mont_powmod(a->ctx, a->r, a->b, a->e, a->ebits, a->scratch,
                                                      a->scratch_limbs);
 }
 static void run_gmp_powmod(void *p, size_t it) {
@@ -440,10 +440,10 @@ static void powmod_op(bench_ctx *c) {
         size_t k = 0;
         const size_t scratch = tabai_powmod_scratch_limbs(n, ebits);
         for (size_t t = 0; t < nt; t++, k++) {
-            tabai_cpu_set_tier(kt[t]->tier);
-            if (tabai_mont_init(&ctx[t], m->p, n) != TABAI_OK || ctx[t].tier != (int)kt[t]->tier)
+            (void)!tabai_cpu_set_tier(kt[t]->tier);
+            if (tabai_mont_init(&ctx[t], m->p, n) != TABAI_OK || ctx[t].tier != kt[t]->tier)
                 bench_fail("tabai_mont_init(%s) at tier %s failed", m->name, kt[t]->name);
-            tabai_cpu_set_tier(c->tier_cap);
+            (void)!tabai_cpu_set_tier(c->tier_cap);
             args[k].ctx = &ctx[t];
             args[k].r = bench_alloc(n * 8);
             args[k].scratch = bench_alloc(scratch * 8 + 8);

@@ -28,6 +28,15 @@ extern "C" {
 #define TABAI_API __attribute__((visibility("default")))
 #endif
 
+/** On a function whose tabai_status the caller must look at. Off inside the library's own
+ *  sources (TABAI_BUILDING), whose internal calls pass operands already checked and would
+ *  otherwise need a dummy use each (GCC does not accept a (void) cast for it). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(TABAI_BUILDING)
+#define TABAI_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
+#else
+#define TABAI_WARN_UNUSED_RESULT
+#endif
+
 #define TABAI_VERSION_MAJOR 0
 #define TABAI_VERSION_MINOR 1
 #define TABAI_VERSION_PATCH 0
@@ -122,7 +131,7 @@ TABAI_API const char *tabai_cpu_brand(void);
  *  Contexts created before keep the kernels they copied.
  *  Errors: TABAI_ERR_TIER if t is not a valid tier. Not thread safe against concurrent
  *  context creation. */
-TABAI_API tabai_status tabai_cpu_set_tier(tabai_tier t);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_cpu_set_tier(tabai_tier t);
 
 /* ------------------------------------------------------------------------------------
  * Raw limb arithmetic (GMP mpn style). Any n >= 1; n = 0 writes nothing and returns 0.
@@ -158,18 +167,18 @@ TABAI_API void tabai_cnd_select_n(uint64_t *r, uint64_t cond, const uint64_t *a,
                                   size_t n);
 /** If cond != 0: r[n] = a[n] - b[n], else r[n] = a[n]; returns the borrow (0 if !cond).
  *  By masks, no branch. Aliasing: r may equal a and/or b. */
-TABAI_API uint64_t tabai_cnd_sub_n(uint64_t cond, uint64_t *r, const uint64_t *a, const uint64_t *b,
+TABAI_API uint64_t tabai_cnd_sub_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b,
                                    size_t n);
 
 /** Big-endian bytes to limbs: r[n] = the last 8n bytes of be[len] (zero-extended).
  *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if len > 8n after leading zero bytes, or if 8n
  *  overflows a size_t (nothing written). Time: constant; only whether the value fits is revealed (by the status). */
-TABAI_API tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len);
 /** Limbs to big-endian bytes: be[len] = a[n], len >= 8n or the value fits in len bytes.
  *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if the value does not fit, or if 8n overflows a
  *  size_t (nothing written).
  *  Time: constant; only whether the value fits is revealed (by the status). */
-TABAI_API tabai_status tabai_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n);
 
 /* ------------------------------------------------------------------------------------
  * Kernel function types (used in the contexts: the hot path is one direct call).
@@ -185,7 +194,9 @@ typedef void (*tabai_mod_addsub_fn)(uint64_t *r, const uint64_t *a, const uint64
                                     const uint64_t *p, size_t n);
 
 /* ------------------------------------------------------------------------------------
- * Montgomery arithmetic, R = 2^(64n), word-serial CIOS (Koc, Acar, Kaliski 1996).
+ * Montgomery arithmetic, R = 2^(64n) (Montgomery 1985; the variants of Koc, Acar, Kaliski
+ * 1996: product scanning with the reduction interleaved (FIPS) in the portable C, fused
+ * CIOS or product then REDC in the BMI2/ADX assembly).
  * ------------------------------------------------------------------------------------ */
 typedef struct tabai_mont {
     size_t n;                      /**< limbs of p (top limb non-zero) */
@@ -198,40 +209,42 @@ typedef struct tabai_mont {
     tabai_mont_sqr_fn sqr;
     tabai_mod_addsub_fn add;
     tabai_mod_addsub_fn sub;
-    int tier;                      /**< tier the kernels were taken from */
+    tabai_tier tier;               /**< tier the kernels were taken from */
 } tabai_mont;
 
 /** Montgomery context for an odd modulus p[n] (limbs; leading zero limbs are stripped,
  *  so ctx->n may be smaller than n). Precomputes pinv and R^2 mod p.
  *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE (n == 0 or n > TABAI_MAX_LIMBS after stripping);
  *  TABAI_ERR_MODULUS (p even, 0 or 1). Time: variable in p (a modulus is public). */
-TABAI_API tabai_status tabai_mont_init(tabai_mont *ctx, const uint64_t *p, size_t n);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_init(tabai_mont *ctx, const uint64_t *p, size_t n);
 /** As tabai_mont_init, modulus as big-endian bytes. */
-TABAI_API tabai_status tabai_mont_init_bytes(tabai_mont *ctx, const uint8_t *be, size_t len);
-/** r = a*b*R^-1 mod p: Montgomery product, word-serial CIOS, final subtraction by masks.
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_init_bytes(tabai_mont *ctx, const uint8_t *be, size_t len);
+/** r = a*b*R^-1 mod p: Montgomery product (tier generic: product scanning with the
+ *  reduction interleaved per column, FIPS; tier bmi2: fused CIOS for n <= 9, else the
+ *  product then REDC), final subtraction by masks.
  *  Shapes:   r, a, b: ctx->n limbs.  Requires: a < p, b < p.  Ensures: r < p.
  *  Aliasing: r may equal a and/or b.
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE; r is not written on error.
- *  Source:   Koc, Acar, Kaliski, IEEE Micro 16(3), 1996; seed 001. */
-TABAI_API tabai_status tabai_mont_mul(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
+ *  Source:   Koc, Acar, Kaliski, IEEE Micro 16(3), 1996. */
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_mul(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
                                       const uint64_t *b);
 /** r = a^2*R^-1 mod p. Same shapes, aliasing and errors as tabai_mont_mul. */
-TABAI_API tabai_status tabai_mont_sqr(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_sqr(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
 /** r = a*R mod p (into Montgomery form). Requires a < p. */
-TABAI_API tabai_status tabai_mont_to(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_to(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
 /** r = a*R^-1 mod p (out of Montgomery form). Requires a < p. */
-TABAI_API tabai_status tabai_mont_from(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_from(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
 /** r = a + b mod p. Requires a, b < p. Aliasing: any. */
-TABAI_API tabai_status tabai_mont_add(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_add(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
                                       const uint64_t *b);
 /** r = a - b mod p. Requires a, b < p. Aliasing: any. */
-TABAI_API tabai_status tabai_mont_sub(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_sub(const tabai_mont *ctx, uint64_t *r, const uint64_t *a,
                                       const uint64_t *b);
 /** r = -a mod p. Requires a < p. Aliasing: any. */
-TABAI_API tabai_status tabai_mont_neg(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_neg(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
 
 /* ------------------------------------------------------------------------------------
- * Ohta modular multiplication (seed 003, Algorithm 3): a Barrett-like reduction with
+ * Ohta modular multiplication (Algorithm 3): a Barrett-like reduction with
  * K = floor(R^2 / p), R = 2^(64n); d from a truncated product H*K (error <= 1, plus <= 1
  * from truncating K), f = H - d*p < 3p, two subtractions by masks. Any p >= 2, even ones
  * included. Bounds: docs/bounds/ohta.md.
@@ -244,24 +257,24 @@ typedef struct tabai_ohta {
     /** limb product r[2n] = a[n]*b[n] and square chosen at init for this n and tier */
     void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
     void (*sqr)(uint64_t *r, const uint64_t *a, size_t n);
-    int tier;                          /**< tier the kernels were taken from */
+    tabai_tier tier;                   /**< tier the kernels were taken from */
 } tabai_ohta;
 
 /** Ohta context for p[n] >= 2 (leading zero limbs stripped). Copies the limb product
  *  kernels of the tier in use: later tier changes do not affect it.
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (p < 2). Time: variable in p. */
-TABAI_API tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n);
 /** As tabai_ohta_init, modulus as big-endian bytes. */
-TABAI_API tabai_status tabai_ohta_init_bytes(tabai_ohta *ctx, const uint8_t *be, size_t len);
-/** r = a*b mod p by Ohta's method (seed 003, Algorithm 3).
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_init_bytes(tabai_ohta *ctx, const uint8_t *be, size_t len);
+/** r = a*b mod p by Ohta's method (Algorithm 3).
  *  Shapes: r, a, b: ctx->n limbs. Requires: a, b < p. Ensures: r < p.
  *  Aliasing: r may equal a and/or b. Time: constant.
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE; r is not written on error.
- *  Source: Zheng, Ohta, Araki (seed 003); Barrett, CRYPTO '86. */
-TABAI_API tabai_status tabai_ohta_mul(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+ *  Source: Zheng, Ohta, Araki; Barrett, CRYPTO '86. */
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_mul(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
                                       const uint64_t *b);
 /** r = a^2 mod p. As tabai_ohta_mul. */
-TABAI_API tabai_status tabai_ohta_sqr(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_sqr(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a);
 /** r = a + b mod p: limb addition, then p subtracted under a mask when the sum is >= p.
  *  Shapes:   r, a, b: ctx->n limbs (uint64_t), least significant first.
  *  Requires: a < p, b < p.   Ensures: r < p.
@@ -269,7 +282,7 @@ TABAI_API tabai_status tabai_ohta_sqr(const tabai_ohta *ctx, uint64_t *r, const 
  *  Time:     constant (no secret-dependent branch, address or variable-latency instruction).
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (a or b >= p); r is not written on error.
  *  Source:   HAC Algorithm 14.7 (multiple-precision addition), masked correction. */
-TABAI_API tabai_status tabai_ohta_add(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_add(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
                                       const uint64_t *b);
 /** r = a - b mod p: limb subtraction, then p added under a mask when it borrowed.
  *  Shapes:   r, a, b: ctx->n limbs (uint64_t), least significant first.
@@ -278,7 +291,7 @@ TABAI_API tabai_status tabai_ohta_add(const tabai_ohta *ctx, uint64_t *r, const 
  *  Time:     constant (no secret-dependent branch, address or variable-latency instruction).
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (a or b >= p); r is not written on error.
  *  Source:   HAC Algorithm 14.9 (multiple-precision subtraction), masked correction. */
-TABAI_API tabai_status tabai_ohta_sub(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_sub(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
                                       const uint64_t *b);
 /** r = -a mod p (0 for a = 0), as tabai_ohta_sub with a zero minuend.
  *  Shapes:   r, a: ctx->n limbs (uint64_t), least significant first.
@@ -287,10 +300,10 @@ TABAI_API tabai_status tabai_ohta_sub(const tabai_ohta *ctx, uint64_t *r, const 
  *  Time:     constant (no secret-dependent branch, address or variable-latency instruction).
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (a >= p); r is not written on error.
  *  Source:   HAC Algorithm 14.9 (multiple-precision subtraction), masked correction. */
-TABAI_API tabai_status tabai_ohta_neg(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_neg(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a);
 /** r = x mod p for a double-length x[2n] < p * 2^(64n) (any x with x < p*R).
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE (x >= p*R). Time: constant. */
-TABAI_API tabai_status tabai_ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_t *x);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_reduce(const tabai_ohta *ctx, uint64_t *r, const uint64_t *x);
 
 /* ------------------------------------------------------------------------------------
  * Modular exponentiation and inversion.
@@ -314,21 +327,21 @@ TABAI_API unsigned tabai_powmod_window(size_t ebits);
  *  TABAI_ERR_SCRATCH (scratch_limbs < tabai_powmod_scratch_limbs(ctx->n, ebits)),
  *  TABAI_ERR_RANGE; nothing is written on error (neither r nor scratch).
  *  Source: HAC 14.82 (left-to-right k-ary); masked table scan as in OpenSSL/BearSSL. */
-TABAI_API tabai_status tabai_mont_powmod(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_powmod(const tabai_mont *ctx, uint64_t *r, const uint64_t *b,
                                          const uint64_t *e, size_t ebits, uint64_t *scratch,
                                          size_t scratch_limbs);
 /** r = b^e mod p, sliding window, for public exponents only: time depends on e.
  *  As tabai_mont_powmod otherwise. */
-TABAI_API tabai_status tabai_mont_powmod_vartime(const tabai_mont *ctx, uint64_t *r,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_powmod_vartime(const tabai_mont *ctx, uint64_t *r,
                                                  const uint64_t *b, const uint64_t *e,
                                                  size_t ebits, uint64_t *scratch,
                                                  size_t scratch_limbs);
 /** r = b^e mod p with Ohta products (any p >= 2). As tabai_mont_powmod. */
-TABAI_API tabai_status tabai_ohta_powmod(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_powmod(const tabai_ohta *ctx, uint64_t *r, const uint64_t *b,
                                          const uint64_t *e, size_t ebits, uint64_t *scratch,
                                          size_t scratch_limbs);
 /** r = b^e mod p with Ohta products, sliding window, variable time in e. */
-TABAI_API tabai_status tabai_ohta_powmod_vartime(const tabai_ohta *ctx, uint64_t *r,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_powmod_vartime(const tabai_ohta *ctx, uint64_t *r,
                                                  const uint64_t *b, const uint64_t *e,
                                                  size_t ebits, uint64_t *scratch,
                                                  size_t scratch_limbs);
@@ -339,21 +352,21 @@ TABAI_API tabai_status tabai_ohta_powmod_vartime(const tabai_ohta *ctx, uint64_t
  *  (r untouched).
  *  Constant time in
  *  b and e for a given ebits (m public). */
-TABAI_API tabai_status tabai_powmod(uint64_t *r, const uint64_t *b, const uint64_t *e, size_t ebits,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_powmod(uint64_t *r, const uint64_t *b, const uint64_t *e, size_t ebits,
                                     const uint64_t *m, size_t n);
 /** As tabai_powmod, sliding window, variable time in e. */
-TABAI_API tabai_status tabai_powmod_vartime(uint64_t *r, const uint64_t *b, const uint64_t *e,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_powmod_vartime(uint64_t *r, const uint64_t *b, const uint64_t *e,
                                             size_t ebits, const uint64_t *m, size_t n);
 /** r = a^-1 mod p for a prime p, by Fermat: a^(p-2), constant time.
  *  Requires a < p. Errors: TABAI_ERR_NULL, TABAI_ERR_RANGE, TABAI_ERR_NOINV (a == 0).
  *  Whether a == 0 is revealed (by the error); nothing else about a.
  *  The result is only an inverse if p is prime (not checked). Allocates scratch. */
-TABAI_API tabai_status tabai_mont_inv_prime(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_inv_prime(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
 /** r = a^-1 mod m for any m >= 2 by the binary extended Euclidean algorithm.
  *  Variable time in a and m. Shapes: r, a, m: n limbs. Requires a < m.
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m < 2), TABAI_ERR_RANGE,
  *  TABAI_ERR_NOINV (gcd(a, m) != 1). */
-TABAI_API tabai_status tabai_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
                                          size_t n);
 
 /** *r = the Jacobi symbol (a/m) in {-1, 0, 1} for an odd m >= 3, by the binary algorithm
@@ -366,78 +379,10 @@ TABAI_API tabai_status tabai_inv_vartime(uint64_t *r, const uint64_t *a, const u
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m even or < 3),
  *            TABAI_ERR_RANGE (a >= m); *r not written on error.
  *  Source:   Cohen, A Course in Computational Algebraic Number Theory, Algorithm 1.4.10. */
-TABAI_API tabai_status tabai_jacobi_vartime(int *r, const uint64_t *a, const uint64_t *m, size_t n);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_jacobi_vartime(int *r, const uint64_t *a, const uint64_t *m, size_t n);
 
 /* ------------------------------------------------------------------------------------
- * Explicit kernel choice: the seeds' delayed-carry kernels (issue 5, seeds 000, 002, 003)
- * beside the dispatched default, so that each can be measured and used on its own.
- * Reduced-radix and float64 digits; the digit size is chosen per size from the column
- * bounds of docs/bounds/delayed.md. All are constant time (no branch or address depends on
- * operand values; float64 arithmetic on integers below 2^53 has data-independent latency on
- * x86-64 since no subnormal ever occurs).
- * ------------------------------------------------------------------------------------ */
-typedef enum tabai_kernel {
-    TABAI_KERNEL_AUTO = 0,            /**< the tier in use: tabai_mul_n / tabai_ohta_mul */
-    TABAI_KERNEL_C16 = 1,             /**< mul: seed 000 Example 1, 16-bit digits, carry every step */
-    TABAI_KERNEL_SIMD29_SSE2 = 2,     /**< mul: 29-bit digits (or per-size bound), pmuludq, SSE2 */
-    TABAI_KERNEL_SIMD29_AVX2 = 3,     /**< mul: the same with vpmuludq ymm (needs tier avx2) */
-    TABAI_KERNEL_FP64 = 4,            /**< mul: float64 digits, 4x4 register blocks (seed 002) */
-    TABAI_KERNEL_FP64_VEC = 5,        /**< mul: float64 digits, AVX2+FMA vectors (tier avx2) */
-    TABAI_KERNEL_FP64_FMA = 6,        /**< mul: FMA-split exact products, wide digits (tier avx2) */
-    TABAI_KERNEL_FP64_FMA_VEC = 7,    /**< mul: FMA split, AVX2 vectors (tier avx2) */
-    TABAI_KERNEL_CARRY_SAVE_2X2 = 8,  /**< ohta_mul: carry-save digits, 2x2 blocks (seed 003) */
-    TABAI_KERNEL_CARRY_SAVE_3X3 = 9,  /**< ohta_mul: carry-save digits, 3x3 blocks */
-    TABAI_KERNEL_CARRY_SAVE_4X4 = 10  /**< ohta_mul: carry-save digits, 4x4 blocks */
-} tabai_kernel;
-#define TABAI_KERNEL_COUNT 11
-
-/** The benchmark label of a kernel ("c16", "simd29_sse2", "carry_save_3x3", ...; "auto"),
- *  or NULL if k is out of range. Static storage. */
-TABAI_API const char *tabai_kernel_name(tabai_kernel k);
-/** The internal function a kernel runs, without the tabai_ prefix
- *  ("mul_n_simd29_avx2"), NULL for TABAI_KERNEL_AUTO or out of range. */
-TABAI_API const char *tabai_kernel_symbol(tabai_kernel k);
-/** Parse a kernel label; returns -1 for an unknown name. */
-TABAI_API int tabai_kernel_parse(const char *name);
-/** TABAI_OK if kernel k can run here: the CPU has its instructions and the tier in use
- *  (TABAI_CPU, tabai_cpu_set_tier) is not below the tier its file is built for.
- *  Errors: TABAI_ERR_TIER (not available), TABAI_ERR_KERNEL (k out of range). */
-TABAI_API tabai_status tabai_kernel_available(tabai_kernel k);
-
-/** r[2n] = a[n] * b[n] ("mulPre") with an explicitly chosen kernel.
- *  Algorithm: schoolbook on digits smaller than the word, every column summed without carry
- *  propagation ("delayed carry"), one carry pass at the end; conversions from and to 64-bit
- *  limbs are included. SIMD29: b-bit digits, b the largest <= 32 with
- *  ceil(64n/b) * (2^b-1) * 2^b < 2^64 (b = 29 at 1024 bits, 27 at 8192). FP64: b-bit digits
- *  in doubles with columns <= 2^53 (b = 24 at 640 bits, 22 at 8192). FP64_FMA: products split
- *  exactly into hi + lo with fma, digits up to 51 bits. C16: the seed's 16-bit baseline.
- *  Shapes:   r: 2n limbs; a, b: n limbs.  1 <= n <= TABAI_MAX_LIMBS for the explicit kernels
- *            (any n for TABAI_KERNEL_AUTO).
- *  Aliasing: r must not overlap a or b; a may equal b.
- *  Time:     constant.
- *  Errors:   TABAI_ERR_NULL; TABAI_ERR_SIZE (n == 0); TABAI_ERR_KERNEL (k is not a mul
- *            kernel or does not support n); TABAI_ERR_TIER (the CPU or the tier in use lacks
- *            it). r is not written on error.
- *  Source:   Intel AP (SSE2 large-number multiplication, seed 000); Ohta & Maeno, HPC 54-9,
- *            1994 (seed 002). */
-TABAI_API tabai_status tabai_mul_with(tabai_kernel k, uint64_t *r, const uint64_t *a,
-                                      const uint64_t *b, size_t n);
-/** r = a*b mod p by Ohta's method (Algorithm 3) with an explicitly chosen kernel:
- *  TABAI_KERNEL_AUTO (the limb products of the tier in use, as tabai_ohta_mul) or
- *  TABAI_KERNEL_CARRY_SAVE_kXk: all three products on carry-save digits (b <= 32 bits in
- *  64-bit words, b chosen from the largest column), register blocked k x k, one carry pass
- *  per product; p and K are converted to digits on every call.
- *  Shapes:   r, a, b: ctx->n limbs.  Requires: a, b < p.  Ensures: r < p.
- *  Aliasing: r may equal a and/or b.
- *  Time:     constant.
- *  Errors:   TABAI_ERR_NULL; TABAI_ERR_KERNEL (not an Ohta kernel); TABAI_ERR_RANGE.
- *            r is not written on error.
- *  Source:   Zheng, Ohta, Araki (seed 003); docs/bounds/delayed.md. */
-TABAI_API tabai_status tabai_ohta_mul_with(tabai_kernel k, const tabai_ohta *ctx, uint64_t *r,
-                                           const uint64_t *a, const uint64_t *b);
-
-/* ------------------------------------------------------------------------------------
- * Batches (issue 4, seed 001): many independent operations in one call, each with its own
+ * Batches: many independent operations in one call, each with its own
  * modulus. At tier ifma, groups of 8 run side by side in the AVX-512 IFMA kernels (radix
  * 2^52, one operation per zmm lane: Bos, Montgomery, Shumow, Zaverucha, SAC 2013,
  * Algorithm 2); a last partial group is padded. Below that tier, and for moduli above
@@ -452,7 +397,7 @@ TABAI_API tabai_status tabai_ohta_mul_with(tabai_kernel k, const tabai_ohta *ctx
  *  Time:     constant in a and b; the moduli are public (their setup is variable time).
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (n == 0 or n > TABAI_MAX_LIMBS),
  *            TABAI_ERR_MODULUS, TABAI_ERR_RANGE, TABAI_ERR_ALLOC. */
-TABAI_API tabai_status tabai_modmul_batch(size_t count, uint64_t *const r[],
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_modmul_batch(size_t count, uint64_t *const r[],
                                           const uint64_t *const a[], const uint64_t *const b[],
                                           const uint64_t *const m[], size_t n);
 /** r[i] = b[i]^e[i] mod m[i] for i < count: constant-time fixed-window exponentiation
@@ -465,7 +410,7 @@ TABAI_API tabai_status tabai_modmul_batch(size_t count, uint64_t *const r[],
  *  Threads:  the groups of 8 are split across `threads` POSIX threads (0: one per online
  *            core; 1: the calling thread only); the results do not depend on it.
  *  Errors:   as tabai_modmul_batch, and TABAI_ERR_SIZE for ebits > 64*TABAI_MAX_LIMBS*2. */
-TABAI_API tabai_status tabai_powmod_batch(size_t count, uint64_t *const r[],
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_powmod_batch(size_t count, uint64_t *const r[],
                                           const uint64_t *const b[], const uint64_t *const e[],
                                           size_t ebits, const uint64_t *const m[], size_t n,
                                           unsigned threads);
@@ -503,7 +448,7 @@ typedef struct tabai_rsa_key {
  *            TABAI_ERR_RSA_SIZE (n outside 1024..8192 bits); TABAI_ERR_MODULUS (n even);
  *            TABAI_ERR_RSA_E (e even or < 3). pub is not written on error.
  *  Time:     variable (public values). */
-TABAI_API tabai_status tabai_rsa_public_key_init(tabai_rsa_public_key *pub, const uint64_t *n,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_rsa_public_key_init(tabai_rsa_public_key *pub, const uint64_t *n,
                                                  uint64_t e, size_t nl);
 
 /** Fill key from the parameters of an RSA private key (RFC 8017 section 3.2, second form):
@@ -521,7 +466,7 @@ TABAI_API tabai_status tabai_rsa_public_key_init(tabai_rsa_public_key *pub, cons
  *  Time:     variable in p, q and d (long divisions for the checks, the Montgomery setups),
  *            once per key as OpenSSL's key setup; the operations are constant time.
  *  Source:   RFC 8017 sections 3.2 and 5.1.2; the checks of OpenSSL's RSA_check_key. */
-TABAI_API tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *n, uint64_t e,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *n, uint64_t e,
                                           const uint64_t *d, const uint64_t *p,
                                           const uint64_t *q, const uint64_t *dp,
                                           const uint64_t *dq, const uint64_t *qinv, size_t nl);
@@ -548,7 +493,7 @@ TABAI_API void tabai_rsa_key_clear(tabai_rsa_key *key);
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (c >= N), TABAI_ERR_FAULT, TABAI_ERR_RANDOM,
  *            TABAI_ERR_ALLOC; m is not written on error.
  *  Source:   RFC 8017 5.1.2 and 5.2.1; Kocher, CRYPTO '96 (blinding); Garner 1959. */
-TABAI_API tabai_status tabai_rsa_private(tabai_rsa_key *key, uint64_t *m, const uint64_t *c);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_rsa_private(tabai_rsa_key *key, uint64_t *m, const uint64_t *c);
 
 /** m[i] = c[i]^d mod N_i for i < count: tabai_rsa_private for many messages (keys may
  *  differ, also in size, and may repeat). The 2*count half-size exponentiations run in
@@ -558,7 +503,7 @@ TABAI_API tabai_status tabai_rsa_private(tabai_rsa_key *key, uint64_t *m, const 
  *  Aliasing: m[i] may equal c[i]; distinct i must not overlap.
  *  Errors:   as tabai_rsa_private; TABAI_ERR_FAULT if any item fails its check. Nothing is
  *            written on error (no m[i] at all). */
-TABAI_API tabai_status tabai_rsa_private_batch(size_t count, uint64_t *const m[],
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_rsa_private_batch(size_t count, uint64_t *const m[],
                                                const uint64_t *const c[],
                                                tabai_rsa_key *const key[], unsigned threads);
 
@@ -566,13 +511,13 @@ TABAI_API tabai_status tabai_rsa_private_batch(size_t count, uint64_t *const m[]
  *  variable time in e (public), constant time in m.
  *  Shapes:   s, m: pub->n limbs. Requires m < N. Aliasing: s may equal m.
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_RANGE (m >= N), TABAI_ERR_ALLOC; s not written. */
-TABAI_API tabai_status tabai_rsa_public_vartime(const tabai_rsa_public_key *pub, uint64_t *s,
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_rsa_public_vartime(const tabai_rsa_public_key *pub, uint64_t *s,
                                                 const uint64_t *m);
 
 /** s[i] = m[i]^e_i mod N_i for i < count (tabai_rsa_public_vartime for many; keys may
  *  differ), split across `threads` threads (0: every online core).
  *  Errors:   as tabai_rsa_public_vartime; nothing written on error. */
-TABAI_API tabai_status tabai_rsa_public_batch_vartime(size_t count, uint64_t *const s[],
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_rsa_public_batch_vartime(size_t count, uint64_t *const s[],
                                                       const uint64_t *const m[],
                                                       const tabai_rsa_public_key *const pub[],
                                                       unsigned threads);
@@ -657,4 +602,8 @@ TABAI_API tabai_status tabai_mont_powmod_base(const tabai_mont *ctx, uint64_t *r
 #ifdef __cplusplus
 }
 #endif
+
+/* the explicit-kernel API, kept reachable from tabai.h for existing code */
+#include "tabai_kernels.h"
+
 #endif /* TABAI_H */

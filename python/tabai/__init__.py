@@ -51,7 +51,7 @@ from ._core import (
     powmod_vartime,
     set_tier,
 )
-from ._core import c_version as _c_version
+from ._core import c_version as _c_version  # noqa: F401  (kept: the C library version)
 
 
 

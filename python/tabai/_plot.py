@@ -106,6 +106,14 @@ def _save(fig: Any, data: Dict[str, Any], title: str, path: os.PathLike) -> Path
     return path
 
 
+def _mb_pairs(data: Dict[str, Any]) -> List[Tuple[str, str]]:
+    """(IFMA label, AVX-512F label) of equal lane counts, from the kernel registry in the run's
+    meta (the bench writes it; no label is spelled here): radix 2^52 over radix 2^32."""
+    mb = [k for k in data.get("meta", {}).get("registry", []) if "mb_mont_mul" in k.get("ops", [])]
+    return [(a["label"], b["label"]) for a in mb for b in mb
+            if a.get("lanes") == b.get("lanes") and a.get("radix") == 52 and b.get("radix") == 32]
+
+
 def plot_mb(data: Dict[str, Any], path: os.PathLike) -> Path | None:
     """The multi-buffer figure (issue 4, in the style of seed 001's throughput slide), if the
     result has mont_mul_mb records: left, Montgomery products per second per core against the
@@ -148,7 +156,7 @@ def plot_mb(data: Dict[str, Any], path: os.PathLike) -> Path | None:
     ax.set_title("mont_mul_mb throughput (dashed: instruction-count bound)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    for j, (num, den) in enumerate((("ifma_zmm", "avx512f32_zmm"), ("ifma_ymm", "avx512f32_ymm"))):
+    for j, (num, den) in enumerate(_mb_pairs(data)):
         a, b = best("tabai", num), best("tabai", den)
         xs = sorted(set(a) & set(b))
         if xs:

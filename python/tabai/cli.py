@@ -128,7 +128,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.reproduce:
         py_ops = []
     if c_ops == "":  # only ops the Python side measures: no binary run
-        from . import cpu
+        from . import __version__, cpu
 
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         data = {"meta": {"tabai_version": __version__, "cpu": cpu()["brand"],

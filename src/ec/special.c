@@ -7,6 +7,7 @@
  * for P-256 (a Montgomery reduction by p's shape after the product kernel, two
  * multiplications a step: 90 against 49), and was dropped for both. */
 #include "../limb/limb.h"
+#include "../x64/x64.h"
 #include "ec.h"
 
 /* r[n] = s[n] - p[n] if s >= p else s (s < 2p), by the borrow and a mask. */

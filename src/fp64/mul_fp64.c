@@ -3,7 +3,7 @@
  * one final pass, the loops blocked 4x4 over registers as in fast matrix multiplication.
  * Portable C with the generic flags (SSE2 scalar doubles on x86-64, no FMA).
  * Bounds: tabai_f64_fits, docs/bounds/delayed.md. */
-#include "../simd/delayed.h"
+#include "fp64.h"
 
 /* The one carry pass. The seed propagates in floating point (x = c + carry, carry =
  * trunc(x * 2^-b), digit = x - carry * 2^b); on a current out-of-order core that chain
@@ -81,14 +81,4 @@ void tabai_mul_f64_generic(double *r, const double *a, const double *b, size_t n
         c[i + j + 3] = c3;
     }
     tabai_f64_carry_pass(r, c, 2 * nd, bits);
-}
-
-void tabai_mul_n_fp64_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
-    double ad[TABAI_RD_MAX_DIGITS], bd[TABAI_RD_MAX_DIGITS], rd[2 * TABAI_RD_MAX_DIGITS];
-    const unsigned bits = tabai_f64_bits_for(n);
-    const size_t nd = tabai_f64_digits_for(n, bits);
-    tabai_f64_from_limbs(ad, nd, a, n, bits);
-    tabai_f64_from_limbs(bd, nd, b, n, bits);
-    tabai_mul_f64_generic(rd, ad, bd, nd, bits);
-    tabai_f64_to_limbs(r, 2 * n, rd, 2 * nd, bits);
 }

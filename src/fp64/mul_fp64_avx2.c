@@ -12,7 +12,7 @@
  *  Assumes the default rounding mode (round to nearest). */
 #include <immintrin.h>
 
-#include "../simd/delayed.h"
+#include "fp64.h"
 
 #define LANES 4
 #define BLOCK 4 /* up to 4 accumulators; 8 measured no faster: Zen 1 issues one 256-bit load
@@ -148,33 +148,4 @@ void tabai_mul_f64fma_vec_avx2(double *r, const double *a, const double *b, size
     if (nd < FMA_VEC_BLK4) fma_cols_avx2(H, L, a, bp, nd, C, 2);
     else fma_cols_avx2(H, L, a, bp, nd, C, 4);
     fma_carry_pass(r, L, H, ncol, bits);
-}
-
-void tabai_mul_n_fp64_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
-    double ad[TABAI_RD_MAX_DIGITS], bd[TABAI_RD_MAX_DIGITS], rd[2 * TABAI_RD_MAX_DIGITS];
-    const unsigned bits = tabai_f64_bits_for(n);
-    const size_t nd = tabai_f64_digits_for(n, bits);
-    tabai_f64_from_limbs(ad, nd, a, n, bits);
-    tabai_f64_from_limbs(bd, nd, b, n, bits);
-    tabai_mul_f64_avx2(rd, ad, bd, nd, bits);
-    tabai_f64_to_limbs(r, 2 * n, rd, 2 * nd, bits);
-}
-
-static void mul_n_fma(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, int vec) {
-    double ad[TABAI_RD_MAX_DIGITS], bd[TABAI_RD_MAX_DIGITS], rd[2 * TABAI_RD_MAX_DIGITS];
-    const unsigned bits = tabai_f64fma_bits_for(n);
-    const size_t nd = tabai_f64_digits_for(n, bits);
-    tabai_f64_from_limbs(ad, nd, a, n, bits);
-    tabai_f64_from_limbs(bd, nd, b, n, bits);
-    if (vec) tabai_mul_f64fma_vec_avx2(rd, ad, bd, nd, bits);
-    else tabai_mul_f64fma_avx2(rd, ad, bd, nd, bits);
-    tabai_f64_to_limbs(r, 2 * n, rd, 2 * nd, bits);
-}
-
-void tabai_mul_n_fp64fma_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
-    mul_n_fma(r, a, b, n, 0);
-}
-
-void tabai_mul_n_fp64fma_vec_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
-    mul_n_fma(r, a, b, n, 1);
 }

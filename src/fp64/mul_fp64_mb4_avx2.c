@@ -16,7 +16,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "../simd/delayed.h"
+#include "fp64.h"
 
 int tabai_f64mb4_fits(size_t m, unsigned b) {
     if (b < 2 || b > 51 || m == 0 || m > ((size_t)1 << 32)) return 0;

@@ -203,7 +203,7 @@ static tabai_status powmod_core(int ns, const tabai_mont *const mc[2], uint64_t 
         uint64_t out[TABAI_MAX_LIMBS];
         uint64_t *dst[1] = {out};
         tabai_mb_from_digits(dst, n, acc[u], 1, 52, dd);
-        tabai_cnd_sub_n(!tabai_lt_n(out, mc[u]->p, n), r[u], out, mc[u]->p, n);
+        tabai_cnd_sub_n(r[u], !tabai_lt_n(out, mc[u]->p, n), out, mc[u]->p, n);
         tabai_wipe(out, sizeof out);
     }
     tabai_wipe(ws, wl * sizeof(uint64_t)); /* the powers of secret bases, the moduli */

@@ -4,7 +4,7 @@
 #ifndef TABAI_LIMB_H
 #define TABAI_LIMB_H
 
-#include "../cpu/kernels.h"
+#include "../cpu/ktypes.h"
 #include "../internal.h"
 
 /* Unroll factor of the product-scanning loops: at least the 2n - 1 <= 31 columns of the
@@ -12,10 +12,6 @@
  * every column with its own straight-line code and no loop exits (about 1.4x faster than
  * unrolling by 8 at n = 16). */
 #define TABAI_UNROLL _Pragma("GCC unroll 32")
-
-/* X-macro over the fixed sizes 1..16. */
-#define TABAI_FOR_FIXED(X) \
-    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 
 /* r[n] = a[n]*b; returns the high limb. r may equal a. */
 TABAI_INLINE uint64_t tabai_mul_1_inline(uint64_t *r, const uint64_t *a, size_t n, uint64_t b) {
@@ -228,6 +224,22 @@ TABAI_INLINE void tabai_mod_sub_inline(uint64_t *r, const uint64_t *a, const uin
     for (size_t i = 0; i < n; i++) cy = tabai_adc(&r[i], t[i], p[i] & m, cy);
     TABAI_VERIFY_CHECK(tabai_lt_n(r, p, n));
 }
+
+/* the generic tier's any-n kernels (src/limb/, the slots 0 of the generic table) */
+uint64_t tabai_add_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+uint64_t tabai_sub_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+uint64_t tabai_mul_1_n_generic(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+uint64_t tabai_addmul_1_n_generic(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+void tabai_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_sqr_n_generic(uint64_t *r, const uint64_t *a, size_t n);
+void tabai_mont_mul_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                              uint64_t pinv, size_t n);
+void tabai_mont_sqr_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
+                              size_t n);
+void tabai_mod_add_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                             size_t n);
+void tabai_mod_sub_n_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                             size_t n);
 
 /* the fixed-size generic instances by size (index 1..16; src/limb/limb.c) */
 extern const tabai_mul_n_fn tabai_mul_fixed_generic[TABAI_FIXED_MAX + 1];

@@ -1,22 +1,15 @@
-/* The multi-buffer kernels (mb.h): one line each. The batch API picks the first usable entry
- * marked for it in tabai_mb_kernel_active(); the benchmark and the tests walk the whole list. */
+/* The multi-buffer kernels (mb.h): the TABAI_REG_MB lines of the kernel registry
+ * (src/cpu/registry.def). The batch API picks the first usable entry marked for it in
+ * tabai_mb_kernel_active(); the benchmark and the tests walk the whole list. */
 #include <string.h>
 
 #include "../cpu/kernels.h"
 #include "mb.h"
 
-#define IFMA_FEATURES (TABAI_CPU_AVX512F | TABAI_CPU_AVX512VL | TABAI_CPU_AVX512IFMA)
-#define AVX512_FEATURES (TABAI_CPU_AVX512F | TABAI_CPU_AVX512VL)
-
 const tabai_mb_kernel tabai_mb_kernels[] = {
-    {"ifma_zmm", "mont_mul_r52n_mb8_ifma", "mont_sqr_r52n_mb8_ifma", 8, 52, IFMA_FEATURES, TABAI_TIER_IFMA,
-     tabai_mont_mul_r52n_mb8_ifma, tabai_mont_sqr_r52n_mb8_ifma, tabai_mb_scan_avx512},
-    {"ifma_ymm", "mont_mul_r52n_mb4_ifma", "mont_sqr_r52n_mb4_ifma", 4, 52, IFMA_FEATURES, TABAI_TIER_IFMA,
-     tabai_mont_mul_r52n_mb4_ifma, tabai_mont_sqr_r52n_mb4_ifma, tabai_mb_scan_avx512},
-    {"avx512f32_zmm", "mont_mul_r32n_mb8_avx512", "mont_sqr_r32n_mb8_avx512", 8, 32, AVX512_FEATURES, TABAI_TIER_AVX512,
-     tabai_mont_mul_r32n_mb8_avx512, tabai_mont_sqr_r32n_mb8_avx512, tabai_mb_scan_avx512},
-    {"avx512f32_ymm", "mont_mul_r32n_mb4_avx512", "mont_sqr_r32n_mb4_avx512", 4, 32, AVX512_FEATURES, TABAI_TIER_AVX512,
-     tabai_mont_mul_r32n_mb4_avx512, tabai_mont_sqr_r32n_mb4_avx512, tabai_mb_scan_avx512},
+#define TABAI_REG_MB(label, lanes, w, TIER, features, mul, sqr, scan, source)                  \
+    {label, #mul + 6, #sqr + 6, lanes, w, features, TABAI_TIER_##TIER, mul, sqr, scan},
+#include "../cpu/registry.def"
     {NULL, NULL, NULL, 0, 0, 0, TABAI_TIER_GENERIC, NULL, NULL, NULL},
 };
 

@@ -4,6 +4,7 @@
 
 #include "../cpu/kernels.h"
 #include "../internal.h"
+#include "../limb/limb.h"
 
 /* w bits of e starting at bit pos (bits at or above ebits read as 0): the window of the
  * fixed- and sliding-window exponentiations (powmod.c, the multi-buffer one in src/mb).

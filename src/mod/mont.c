@@ -54,7 +54,7 @@ tabai_status tabai_mont_init(tabai_mont *ctx, const uint64_t *p, size_t n) {
     c.sqr = k->mont_sqr[s];
     c.add = k->mod_add[s];
     c.sub = k->mod_sub[s];
-    c.tier = (int)k->tier;
+    c.tier = k->tier;
     /* one = R mod p by doubling; rr = R^2 mod p as the Montgomery form of 2^(64n), by
      * square-and-multiply on Montgomery forms 2^a R (mul adds the exponents). */
     tabai_mod_pow2_vartime(c.one, 64 * n, p, n, c.bits);

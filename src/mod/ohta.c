@@ -103,7 +103,7 @@ tabai_status tabai_ohta_init(tabai_ohta *ctx, const uint64_t *p, size_t n) {
     memcpy(c.p, p, len * sizeof(uint64_t));
     c.bits = tabai_bitlen_vartime(p, len);
     const tabai_kernels *k = tabai_kernels_active();
-    c.tier = (int)k->tier;
+    c.tier = k->tier;
     c.mul = k->mul[tabai_slot(len)];
     c.sqr = k->sqr[tabai_slot(len)];
     ohta_constant(c.k, p, len);

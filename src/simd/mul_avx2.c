@@ -7,7 +7,7 @@
  * lanes); a[i] broadcast, b read unaligned from a zero-padded copy at offset k - i. */
 #include <immintrin.h>
 
-#include "delayed.h"
+#include "simd.h"
 
 #ifndef RD_AVX2_BLK2
 #define RD_AVX2_BLK2 12 /* digit counts where 2 and 4 accumulators start to pay: the kernel is
@@ -70,14 +70,4 @@ void tabai_mul_rd_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t
         cy = x >> bits;
     }
     TABAI_VERIFY_CHECK(cy == 0); /* the product fits its 2nd digits */
-}
-
-void tabai_mul_n_simd29_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
-    uint64_t ad[TABAI_RD_MAX_DIGITS], bd[TABAI_RD_MAX_DIGITS], rd[2 * TABAI_RD_MAX_DIGITS];
-    const unsigned bits = tabai_rd_bits_for(n);
-    const size_t nd = tabai_digits_for(64 * n, bits);
-    tabai_rd_from_limbs(ad, nd, a, n, bits);
-    tabai_rd_from_limbs(bd, nd, b, n, bits);
-    tabai_mul_rd_avx2(rd, ad, bd, nd, bits);
-    tabai_rd_to_limbs(r, 2 * n, rd, 2 * nd, bits);
 }

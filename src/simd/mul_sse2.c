@@ -8,7 +8,7 @@
  * cost nothing extra on current cores, so one array suffices. */
 #include <emmintrin.h>
 
-#include "delayed.h"
+#include "simd.h"
 
 #define LANES 2
 #define BLOCK 4 /* accumulators per pass */
@@ -58,14 +58,4 @@ void tabai_mul_rd_sse2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t
         cy = x >> bits;
     }
     TABAI_VERIFY_CHECK(cy == 0); /* the product fits its 2nd digits */
-}
-
-void tabai_mul_n_simd29_sse2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
-    uint64_t ad[TABAI_RD_MAX_DIGITS], bd[TABAI_RD_MAX_DIGITS], rd[2 * TABAI_RD_MAX_DIGITS];
-    const unsigned bits = tabai_rd_bits_for(n);
-    const size_t nd = tabai_digits_for(64 * n, bits);
-    tabai_rd_from_limbs(ad, nd, a, n, bits);
-    tabai_rd_from_limbs(bd, nd, b, n, bits);
-    tabai_mul_rd_sse2(rd, ad, bd, nd, bits);
-    tabai_rd_to_limbs(r, 2 * n, rd, 2 * nd, bits);
 }

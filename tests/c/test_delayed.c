@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../src/simd/delayed.h"
+#include "../../src/delayed/delayed.h"
 #include "tabai.h"
 
 static int failures;

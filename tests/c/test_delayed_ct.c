@@ -8,7 +8,7 @@
 #include <string.h>
 #include <valgrind/memcheck.h>
 
-#include "../../src/simd/delayed.h"
+#include "../../src/delayed/delayed.h"
 #include "tabai.h"
 
 typedef void (*mul_fn)(uint64_t *, const uint64_t *, const uint64_t *, size_t);

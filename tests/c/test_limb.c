@@ -165,24 +165,24 @@ static void check_cnd(const uint64_t *a0, const uint64_t *b0, size_t n) {
         uint64_t wb = 0;
         if (cond) wb = mpn_sub_n(ML(want), CML(a0), CML(b0), n);
         else memcpy(want, a0, n * 8);
-        uint64_t bw = tabai_cnd_sub_n(cond, r, a, b, n);
+        uint64_t bw = tabai_cnd_sub_n(r, cond, a, b, n);
         TU_CHECK(tu_eq_n(r, want, n) && bw == wb && tu_buf_ok(r) && tu_eq_n(a, a0, n) &&
                      tu_eq_n(b, b0, n),
                  "tabai_cnd_sub_n", n, TU_V("cond", &cond, 1), TU_V("a", a0, n), TU_V("b", b0, n),
                  TU_V("got", r, n), TU_V("want", want, n), TU_V("borrow", &bw, 1),
                  TU_V("want borrow", &wb, 1));
         memcpy(r, a0, n * 8);
-        bw = tabai_cnd_sub_n(cond, r, r, b, n);
+        bw = tabai_cnd_sub_n(r, cond, r, b, n);
         TU_CHECK(tu_eq_n(r, want, n) && bw == wb && tu_buf_ok(r), "tabai_cnd_sub_n r == a", n,
                  TU_V("cond", &cond, 1), TU_V("a", a0, n), TU_V("b", b0, n), TU_V("got", r, n),
                  TU_V("want", want, n));
         memcpy(r, b0, n * 8);
-        bw = tabai_cnd_sub_n(cond, r, a, r, n);
+        bw = tabai_cnd_sub_n(r, cond, a, r, n);
         TU_CHECK(tu_eq_n(r, want, n) && bw == wb && tu_buf_ok(r), "tabai_cnd_sub_n r == b", n,
                  TU_V("cond", &cond, 1), TU_V("a", a0, n), TU_V("b", b0, n), TU_V("got", r, n),
                  TU_V("want", want, n));
         memcpy(r, a0, n * 8);
-        bw = tabai_cnd_sub_n(cond, r, r, r, n);
+        bw = tabai_cnd_sub_n(r, cond, r, r, n);
         for (size_t i = 0; i < n; i++) want[i] = cond ? 0 : a0[i];
         TU_CHECK(tu_eq_n(r, want, n) && bw == 0 && tu_buf_ok(r), "tabai_cnd_sub_n r == a == b", n,
                  TU_V("cond", &cond, 1), TU_V("a", a0, n), TU_V("got", r, n));
@@ -240,7 +240,7 @@ static void check_zero_length(void) {
              "mul_1/addmul_1 n = 0", 0, TU_NOV);
     TU_CHECK(tabai_cmp_n(a, b, 0) == 0, "cmp_n n = 0", 0, TU_NOV);
     tabai_cnd_select_n(r, 1, a, b, 0);
-    TU_CHECK(tabai_cnd_sub_n(1, r, a, b, 0) == 0 && tu_buf_ok(r), "cnd_* n = 0", 0, TU_NOV);
+    TU_CHECK(tabai_cnd_sub_n(r, 1, a, b, 0) == 0 && tu_buf_ok(r), "cnd_* n = 0", 0, TU_NOV);
     tu_buf_free(r);
 }
 

@@ -14,7 +14,7 @@
 
 #include "../../src/limb/limb.h"
 #include "../../src/mod/mod.h"
-#include "../../src/simd/delayed.h"
+#include "../../src/delayed/delayed.h"
 #include "testutil.h"
 
 #define N 4

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "../../src/cpu/kernels.h"
+#include "../../src/limb/limb.h"
+#include "../../src/x64/x64.h"
 #include "tabai.h"
 
 #if defined(__has_include)

@@ -185,15 +185,15 @@ static void prep_ab(target *t, uint64_t *in, int cls) {
     }
 }
 static void run_mont_mul(target *t, uint64_t *in) {
-    tabai_mont_mul(&t->mont, t->out, in, in + t->n);
+    (void)!tabai_mont_mul(&t->mont, t->out, in, in + t->n);
     sink = t->out[0];
 }
 static void run_mont_sqr(target *t, uint64_t *in) {
-    tabai_mont_sqr(&t->mont, t->out, in);
+    (void)!tabai_mont_sqr(&t->mont, t->out, in);
     sink = t->out[0];
 }
 static void run_ohta_mul(target *t, uint64_t *in) {
-    tabai_ohta_mul(&t->ohta, t->out, in, in + t->n);
+    (void)!tabai_ohta_mul(&t->ohta, t->out, in, in + t->n);
     sink = t->out[0];
 }
 static int setup_ohta_with(target *t) {
@@ -202,7 +202,7 @@ static int setup_ohta_with(target *t) {
     return tabai_ohta_mul_with(t->kernel, &t->ohta, t->out, a, a) != TABAI_OK;
 }
 static void run_ohta_with(target *t, uint64_t *in) {
-    tabai_ohta_mul_with(t->kernel, &t->ohta, t->out, in, in + t->n);
+    (void)!tabai_ohta_mul_with(t->kernel, &t->ohta, t->out, in, in + t->n);
     sink = t->out[0];
 }
 
@@ -218,7 +218,7 @@ static int setup_mul_with(target *t) {
            tabai_mul_with(t->kernel, t->out, a, a, t->n) != TABAI_OK;
 }
 static void run_mul_with(target *t, uint64_t *in) {
-    tabai_mul_with(t->kernel, t->out, in, in + t->n, t->n);
+    (void)!tabai_mul_with(t->kernel, t->out, in, in + t->n, t->n);
     sink = t->out[0];
 }
 
@@ -253,7 +253,7 @@ static void prep_powmod(target *t, uint64_t *in, int cls) {
     if (t->ebits % 64) in[t->n + ne - 1] &= ((uint64_t)1 << (t->ebits % 64)) - 1;
 }
 static void run_mont_powmod(target *t, uint64_t *in) {
-    tabai_mont_powmod(&t->mont, t->out, in, in + t->n, t->ebits, t->scratch,
+    (void)!tabai_mont_powmod(&t->mont, t->out, in, in + t->n, t->ebits, t->scratch,
                       tabai_powmod_scratch_limbs(t->n, t->ebits));
     sink = t->out[0];
 }
@@ -265,7 +265,7 @@ static int setup_powmod_any(target *t) {
     return 0;
 }
 static void run_powmod_any(target *t, uint64_t *in) {
-    tabai_powmod(t->out, in, in + t->n, t->ebits, t->p, t->n);
+    (void)!tabai_powmod(t->out, in, in + t->n, t->ebits, t->p, t->n);
     sink = t->out[0];
 }
 /* the batch API (issue 4): 8 operations on n-limb operands, all lanes the same modulus
@@ -303,8 +303,8 @@ static void run_batch_count(target *t, uint64_t *in, size_t count) {
         e[i] = in + 2 * BATCH * n + i * ne;
         m[i] = t->p;
     }
-    if (t->ebits) tabai_powmod_batch(count, r, b, e, t->ebits, m, n, 1);
-    else tabai_modmul_batch(count, r, a, b, m, n);
+    if (t->ebits) (void)!tabai_powmod_batch(count, r, b, e, t->ebits, m, n, 1);
+    else (void)!tabai_modmul_batch(count, r, a, b, m, n);
     sink = out[count - 1][0];
 }
 static void run_batch(target *t, uint64_t *in) { run_batch_count(t, in, BATCH); }
@@ -324,7 +324,7 @@ static int setup_rsa(target *t) {
     memcpy(p, swap ? bench_modulus_rsa2048_q : bench_modulus_rsa2048_p, 16 * sizeof p[0]);
     memcpy(q, swap ? bench_modulus_rsa2048_p : bench_modulus_rsa2048_q, 16 * sizeof q[0]);
     tabai_sub_n(pm1, p, one, h), tabai_sub_n(qm1, q, one, h);
-    tabai_cnd_sub_n(tabai_cmp_n(q, p, h) >= 0, qp, q, p, h); /* q mod p (q < 2p) */
+    tabai_cnd_sub_n(qp, tabai_cmp_n(q, p, h) >= 0, q, p, h); /* q mod p (q < 2p) */
     tabai_mul_n(N, p, q, h);
     tabai_mul_n(phi, pm1, qm1, h);
     if (tabai_inv_vartime(dp, e, pm1, h) || tabai_inv_vartime(dq, e, qm1, h) ||
@@ -339,7 +339,7 @@ static void run_rsa(target *t, uint64_t *in) {
     uint64_t *m[1] = {t->out};
     const uint64_t *c[1] = {in};
     tabai_rsa_key *k[1] = {t->rsa};
-    tabai_rsa_private_batch(1, m, c, k, 1);
+    (void)!tabai_rsa_private_batch(1, m, c, k, 1);
     sink = t->out[0];
 }
 static void prep_rsa(target *t, uint64_t *in, int cls) {
@@ -369,7 +369,7 @@ static void prep_inv(target *t, uint64_t *in, int cls) {
     while ((in[0] | in[1] | in[2] | in[3]) == 0);
 }
 static void run_inv(target *t, uint64_t *in) {
-    tabai_mont_inv_prime(&t->mont, t->out, in);
+    (void)!tabai_mont_inv_prime(&t->mont, t->out, in);
     sink = t->out[0];
 }
 
@@ -391,8 +391,8 @@ static void run_leaky_cmp(target *t, uint64_t *in) {
 /* a Montgomery product followed by a branch on the secret's low bit that does one more
  * product: twice the work when the bit is set */
 static void run_leaky_branch(target *t, uint64_t *in) {
-    tabai_mont_mul(&t->mont, t->out, in, in + t->n);
-    if (in[t->n] & 1) tabai_mont_mul(&t->mont, t->out, t->out, in);
+    (void)!tabai_mont_mul(&t->mont, t->out, in, in + t->n);
+    if (in[t->n] & 1) (void)!tabai_mont_mul(&t->mont, t->out, t->out, in);
     sink = t->out[0];
 }
 static void prep_leaky_branch(target *t, uint64_t *in, int cls) {
@@ -642,7 +642,7 @@ int main(int argc, char **argv) {
             continue;
         }
         ran++;
-        tabai_cpu_set_tier((tabai_tier)tier);
+        (void)!tabai_cpu_set_tier((tabai_tier)tier);
         printf("tier %s%s:\n", tabai_cpu_name(), leaky ? " (deliberately leaky functions)" : "");
         fflush(stdout);
         bad += run_tier(seconds, filter, leaky);

@@ -181,13 +181,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         mpz_set(Z, A);
     }
     uint64_t want_bw = cond ? (uint64_t)(mpz_cmp(A, B) < 0) : 0;
-    hi = tabai_cnd_sub_n(cond, r, a, b, n);
+    hi = tabai_cnd_sub_n(r, cond, a, b, n);
     FZ_CHECK(fz_eq_mpz(r, n, Z) && hi == want_bw, "tabai_cnd_sub_n");
     memcpy(t, a, n * 8);
-    FZ_CHECK(tabai_cnd_sub_n(cond, t, t, b, n) == want_bw && fz_eq_mpz(t, n, Z),
+    FZ_CHECK(tabai_cnd_sub_n(t, cond, t, b, n) == want_bw && fz_eq_mpz(t, n, Z),
              "tabai_cnd_sub_n, r == a");
     memcpy(t, b, n * 8);
-    FZ_CHECK(tabai_cnd_sub_n(cond, t, a, t, n) == want_bw && fz_eq_mpz(t, n, Z),
+    FZ_CHECK(tabai_cnd_sub_n(t, cond, a, t, n) == want_bw && fz_eq_mpz(t, n, Z),
              "tabai_cnd_sub_n, r == b");
 
     fz_note(5, NULL, NULL, 0);

@@ -15,8 +15,8 @@
  *     q - d is in {0, 1, 2};
  *   - f = H - d*p on nd+1 digits (f < 3p < 2^(b(nd+1))), two subtractions of p by masks.
  * Constant time: every branch and address depends on n, bits(p), bits(K) only. */
-#include "../simd/delayed.h"
-#include "mod.h"
+#include "delayed.h"
+#include "../mod/mod.h"
 
 #define CS_MAXD 1024 /* digits of the largest buffer (T columns at 8192 bits: about 920) */
 

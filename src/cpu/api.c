@@ -1,6 +1,7 @@
 /* The public raw limb functions: each dispatches to the slot of the tier in use (above
  * TABAI_MAX_LIMBS limbs, to the heap-scratch Karatsuba of kara.c over those slots). */
-#include "limb.h"
+#include "../limb/limb.h"
+#include "kernels.h"
 
 uint64_t tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     if (n == 0) return 0;
@@ -77,7 +78,7 @@ void tabai_cnd_select_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uin
     tabai_cmov_n(r, tabai_nonzero(cond), a, b, n);
 }
 
-uint64_t tabai_cnd_sub_n(uint64_t cond, uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
+uint64_t tabai_cnd_sub_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b, size_t n) {
     uint64_t m = tabai_mask(tabai_nonzero(cond)), bw = 0;
     for (size_t i = 0; i < n; i++) bw = tabai_sbb(&r[i], a[i], b[i] & m, bw);
     return bw;
