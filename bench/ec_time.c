@@ -200,6 +200,7 @@ int main(int argc, char **argv) {
             memcpy(P.z, cu->p_one, sizeof P.z);
             x.fp.mul = count_mul;
             x.fp.sqr = count_sqr;
+            x.impl = NULL; /* the generic point code: the same formulas, counted */
             if (o == 0) tabai_ec_mul_base_ct(&x, &R, k);
             else if (o == 1) tabai_ec_mul2_vartime(&x, &R, k, k, &P);
             else tabai_ec_mul_ct(&x, &R, k, &P);

@@ -1,0 +1,88 @@
+/* P-256 Montgomery product with mulx/adcx/adox (inline assembly; built only in this folder,
+ * with -mbmi2 -madx): word-serial rows interleaved with the reduction steps of p256_field.h
+ * (-p^-1 = 1 mod 2^64, so the multiplier m is the low limb and m p costs one mulx by p's top
+ * limb and two shifts); after four steps the value is below 2p and p is subtracted under
+ * the borrow (cmov). Results bit-identical to p256_mont_mul. */
+#ifndef TABAI_EC_P256_MUL_BMI2_H
+#define TABAI_EC_P256_MUL_BMI2_H
+
+#include "../p256_field.h"
+
+/* acc[A0..A4] += a[4] * rdx into a sixth limb Z (zeroed here; xor also clears CF and OF) */
+#define P256_ROW(A0, A1, A2, A3, A4, Z)                                                       \
+    "xorl %k[" Z "], %k[" Z "]\n\t"                                                           \
+    "mulxq 0(%[a]), %[t0], %[t1]\n\t"                                                         \
+    "adcxq %[t0], %[" A0 "]\n\t"                                                              \
+    "adoxq %[t1], %[" A1 "]\n\t"                                                              \
+    "mulxq 8(%[a]), %[t0], %[t1]\n\t"                                                         \
+    "adcxq %[t0], %[" A1 "]\n\t"                                                              \
+    "adoxq %[t1], %[" A2 "]\n\t"                                                              \
+    "mulxq 16(%[a]), %[t0], %[t1]\n\t"                                                        \
+    "adcxq %[t0], %[" A2 "]\n\t"                                                              \
+    "adoxq %[t1], %[" A3 "]\n\t"                                                              \
+    "mulxq 24(%[a]), %[t0], %[t1]\n\t"                                                        \
+    "adcxq %[t0], %[" A3 "]\n\t"                                                              \
+    "adoxq %[t1], %[" A4 "]\n\t"                                                              \
+    "adcxq %[" Z "], %[" A4 "]\n\t"                                                           \
+    "adoxq %[" Z "], %[" Z "]\n\t"                                                            \
+    "adcq $0, %[" Z "]\n\t"
+
+/* one reduction step: m = A0; acc += m p (A0 becomes 0 and is dropped), carry into Z */
+#define P256_RED(A0, A1, A2, A3, A4, Z)                                                       \
+    "movq %[" A0 "], %%rdx\n\t"                                                               \
+    "mulxq %[p3], %[t0], %[t1]\n\t"                                                           \
+    "movq %[" A0 "], %[t2]\n\t"                                                               \
+    "shlq $32, %[t2]\n\t"                                                                     \
+    "shrq $32, %[" A0 "]\n\t"                                                                 \
+    "addq %[t2], %[" A1 "]\n\t"                                                               \
+    "adcq %[" A0 "], %[" A2 "]\n\t"                                                           \
+    "adcq %[t0], %[" A3 "]\n\t"                                                               \
+    "adcq %[t1], %[" A4 "]\n\t"                                                               \
+    "adcq $0, %[" Z "]\n\t"
+
+/* r = a b R^-1 mod p for a, b < p; r may alias a and b. */
+TABAI_INLINE void p256_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t c0, c1, c2, c3, c4, c5, t0, t1, t2;
+    __asm__("movq 0(%[b]), %%rdx\n\t"
+            "mulxq 0(%[a]), %[c0], %[c1]\n\t"
+            "mulxq 8(%[a]), %[t0], %[c2]\n\t"
+            "addq %[t0], %[c1]\n\t"
+            "mulxq 16(%[a]), %[t0], %[c3]\n\t"
+            "adcq %[t0], %[c2]\n\t"
+            "mulxq 24(%[a]), %[t0], %[c4]\n\t"
+            "adcq %[t0], %[c3]\n\t"
+            "adcq $0, %[c4]\n\t"
+            "xorl %k[c5], %k[c5]\n\t"
+            P256_RED("c0", "c1", "c2", "c3", "c4", "c5")
+            "movq 8(%[b]), %%rdx\n\t"
+            P256_ROW("c1", "c2", "c3", "c4", "c5", "c0")
+            P256_RED("c1", "c2", "c3", "c4", "c5", "c0")
+            "movq 16(%[b]), %%rdx\n\t"
+            P256_ROW("c2", "c3", "c4", "c5", "c0", "c1")
+            P256_RED("c2", "c3", "c4", "c5", "c0", "c1")
+            "movq 24(%[b]), %%rdx\n\t"
+            P256_ROW("c3", "c4", "c5", "c0", "c1", "c2")
+            P256_RED("c3", "c4", "c5", "c0", "c1", "c2")
+            /* value (c4, c5, c0, c1, c2) < 2p: subtract p, keep the value on a borrow */
+            "movq %[c4], %[t0]\n\t"
+            "movq %[c5], %[t1]\n\t"
+            "movq %[c0], %[t2]\n\t"
+            "movq %[c1], %%rdx\n\t"
+            "subq $-1, %[t0]\n\t"
+            "sbbq %[p1], %[t1]\n\t"
+            "sbbq $0, %[t2]\n\t"
+            "sbbq %[p3], %%rdx\n\t"
+            "sbbq $0, %[c2]\n\t"
+            "cmovncq %[t0], %[c4]\n\t"
+            "cmovncq %[t1], %[c5]\n\t"
+            "cmovncq %[t2], %[c0]\n\t"
+            "cmovncq %%rdx, %[c1]\n\t"
+            : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4),
+              [c5] "=&r"(c5), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2)
+            : [a] "r"(a), [b] "r"(b), [p1] "m"(P256_P[1]), [p3] "m"(P256_P[3]),
+              "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
+            : "rdx", "cc");
+    r[0] = c4, r[1] = c5, r[2] = c0, r[3] = c1;
+}
+
+#endif
