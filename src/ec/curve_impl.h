@@ -122,8 +122,9 @@ static void EC_FN(point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tab
 
 /* Algorithm 6 (a = -3) / 9 (a = 0): r = 2 p (r may alias p). */
 static void EC_FN(point_dbl)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
-    EC_FN(fe) t0, t1, t2, t3, X3, Y3, Z3;
+    EC_FN(fe) t0, t1, t2, X3, Y3, Z3;
 #if !EC_AZERO
+    EC_FN(fe) t3;
     const uint64_t *b = x->c->b_m;
     F_SQR(t0, p->x);
     F_SQR(t1, p->y);

@@ -93,6 +93,9 @@ typedef struct tabai_ec_ctx {
 
 /* The instances (one per curve and tier; the tiers above bmi2 use bmi2's). */
 extern const tabai_ec_impl tabai_ec_impl_p256_generic, tabai_ec_impl_p256_bmi2;
+extern const tabai_ec_impl tabai_ec_impl_secp256k1_generic, tabai_ec_impl_secp256k1_bmi2;
+extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
+extern const tabai_ec_impl tabai_ec_impl_p521_generic, tabai_ec_impl_p521_bmi2;
 
 void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c);
 

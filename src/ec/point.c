@@ -39,6 +39,12 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     x->impl = NULL; /* the curves' inlined point code (curve_impl.h) */
     if (c->id == TABAI_CURVE_P256)
         x->impl = bmi2 ? &tabai_ec_impl_p256_bmi2 : &tabai_ec_impl_p256_generic;
+    else if (c->id == TABAI_CURVE_SECP256K1)
+        x->impl = bmi2 ? &tabai_ec_impl_secp256k1_bmi2 : &tabai_ec_impl_secp256k1_generic;
+    else if (c->id == TABAI_CURVE_P384)
+        x->impl = bmi2 ? &tabai_ec_impl_p384_bmi2 : &tabai_ec_impl_p384_generic;
+    else if (c->id == TABAI_CURVE_P521)
+        x->impl = bmi2 ? &tabai_ec_impl_p521_bmi2 : &tabai_ec_impl_p521_generic;
 }
 
 /* The inversions of field.h by Fermat's little theorem, a^(p-2) and a^(q-2), through

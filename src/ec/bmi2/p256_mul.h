@@ -7,25 +7,7 @@
 #define TABAI_EC_P256_MUL_BMI2_H
 
 #include "../p256_field.h"
-
-/* acc[A0..A4] += a[4] * rdx into a sixth limb Z (zeroed here; xor also clears CF and OF) */
-#define P256_ROW(A0, A1, A2, A3, A4, Z)                                                       \
-    "xorl %k[" Z "], %k[" Z "]\n\t"                                                           \
-    "mulxq 0(%[a]), %[t0], %[t1]\n\t"                                                         \
-    "adcxq %[t0], %[" A0 "]\n\t"                                                              \
-    "adoxq %[t1], %[" A1 "]\n\t"                                                              \
-    "mulxq 8(%[a]), %[t0], %[t1]\n\t"                                                         \
-    "adcxq %[t0], %[" A1 "]\n\t"                                                              \
-    "adoxq %[t1], %[" A2 "]\n\t"                                                              \
-    "mulxq 16(%[a]), %[t0], %[t1]\n\t"                                                        \
-    "adcxq %[t0], %[" A2 "]\n\t"                                                              \
-    "adoxq %[t1], %[" A3 "]\n\t"                                                              \
-    "mulxq 24(%[a]), %[t0], %[t1]\n\t"                                                        \
-    "adcxq %[t0], %[" A3 "]\n\t"                                                              \
-    "adoxq %[t1], %[" A4 "]\n\t"                                                              \
-    "adcxq %[" Z "], %[" A4 "]\n\t"                                                           \
-    "adoxq %[" Z "], %[" Z "]\n\t"                                                            \
-    "adcq $0, %[" Z "]\n\t"
+#include "fe4_bmi2.h"
 
 /* one reduction step: m = A0; acc += m p (A0 becomes 0 and is dropped), carry into Z */
 #define P256_RED(A0, A1, A2, A3, A4, Z)                                                       \
@@ -44,24 +26,17 @@
 TABAI_INLINE void p256_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t c0, c1, c2, c3, c4, c5, t0, t1, t2;
     __asm__("movq 0(%[b]), %%rdx\n\t"
-            "mulxq 0(%[a]), %[c0], %[c1]\n\t"
-            "mulxq 8(%[a]), %[t0], %[c2]\n\t"
-            "addq %[t0], %[c1]\n\t"
-            "mulxq 16(%[a]), %[t0], %[c3]\n\t"
-            "adcq %[t0], %[c2]\n\t"
-            "mulxq 24(%[a]), %[t0], %[c4]\n\t"
-            "adcq %[t0], %[c3]\n\t"
-            "adcq $0, %[c4]\n\t"
+            FE4_ROW0
             "xorl %k[c5], %k[c5]\n\t"
             P256_RED("c0", "c1", "c2", "c3", "c4", "c5")
             "movq 8(%[b]), %%rdx\n\t"
-            P256_ROW("c1", "c2", "c3", "c4", "c5", "c0")
+            FE4_ROW("c1", "c2", "c3", "c4", "c5", "c0")
             P256_RED("c1", "c2", "c3", "c4", "c5", "c0")
             "movq 16(%[b]), %%rdx\n\t"
-            P256_ROW("c2", "c3", "c4", "c5", "c0", "c1")
+            FE4_ROW("c2", "c3", "c4", "c5", "c0", "c1")
             P256_RED("c2", "c3", "c4", "c5", "c0", "c1")
             "movq 24(%[b]), %%rdx\n\t"
-            P256_ROW("c3", "c4", "c5", "c0", "c1", "c2")
+            FE4_ROW("c3", "c4", "c5", "c0", "c1", "c2")
             P256_RED("c3", "c4", "c5", "c0", "c1", "c2")
             /* value (c4, c5, c0, c1, c2) < 2p: subtract p, keep the value on a borrow */
             "movq %[c4], %[t0]\n\t"
