@@ -10,6 +10,7 @@
  *                      output < p, r may alias a and b (Montgomery form, bit-identical to the
  *                      tier's tabai_mont_mul_n<EC_N> kernel)
  *   EC_P               const uint64_t[EC_N]: p
+ *   FE_ADD, FE_SUB     optional: r = a + b, a - b mod p (default: portable C below)
  * and defines EC_IMPL_NAME, a const tabai_ec_impl. Same algorithms, the same results and the
  * same constant-time rules as point.c's generic code (src/ec/README.md). */
 #include "ec.h"
@@ -44,8 +45,13 @@ TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
 
 #define F_MUL FE_MUL
 #define F_SQR FE_SQR
+#ifdef FE_ADD /* the instance's own additions (FE_ADD(r, a, b), FE_SUB(r, a, b)) */
+#define F_ADD FE_ADD
+#define F_SUB FE_SUB
+#else
 #define F_ADD EC_FN(add)
 #define F_SUB EC_FN(sub)
+#endif
 
 /* Renes-Costello-Batina (EUROCRYPT 2016) Algorithm 4 (a = -3) / 7 (a = 0): r = p + q for
  * any p, q (r may alias). */
@@ -488,8 +494,14 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
     *r = acc;
 }
 
-const tabai_ec_impl EC_IMPL_NAME = {EC_FN(point_add), EC_FN(point_dbl), EC_FN(mul),
-                                    EC_FN(mul_base), EC_FN(mul2_vartime)};
+static void EC_FN(fe_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_MUL(r, a, b); }
+static void EC_FN(fe_sqr)(uint64_t *r, const uint64_t *a) { F_SQR(r, a); }
+static void EC_FN(fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_ADD(r, a, b); }
+static void EC_FN(fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_SUB(r, a, b); }
+
+const tabai_ec_impl EC_IMPL_NAME = {EC_FN(point_add),    EC_FN(point_dbl), EC_FN(mul),
+                                    EC_FN(mul_base),     EC_FN(mul2_vartime), EC_FN(fe_mul),
+                                    EC_FN(fe_sqr),       EC_FN(fe_add),    EC_FN(fe_sub)};
 
 #undef F_MUL
 #undef F_SQR

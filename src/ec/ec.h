@@ -80,6 +80,13 @@ typedef struct tabai_ec_impl {
     void (*mul_base)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k);
     void (*mul2_vartime)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                          const uint64_t *u2, const tabai_ec_point *p);
+    /* the inlined field operations, callable for the tests: r = a b R^-1, a^2 R^-1, a + b,
+     * a - b mod p (Montgomery form, R = 1 for P-521's plain residues); a, b < p, r < p, r may
+     * alias; constant time */
+    void (*fe_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*fe_sqr)(uint64_t *r, const uint64_t *a);
+    void (*fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b);
 } tabai_ec_impl;
 
 /* A curve with its field and scalar moduli bound to the tier's kernels, and the curve's
