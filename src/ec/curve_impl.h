@@ -227,6 +227,8 @@ static void EC_FN(odd_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const t
     for (int j = 2; j < TABAI_EC_TAB; j++) EC_FN(point_add)(x, &tab[j], &tab[j - 1], p);
 }
 
+static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
+
 #if EC_GLV
 /* k P = k1 P + k2 lambda(P) (point.c's mul_glv_ct, inlined field operations). */
 static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
@@ -260,7 +262,27 @@ static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
     s1 = s2 = neg = abs = 0;
 }
 #else
-/* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations). */
+/* r = 32 r, constant time, for the windows of mul: the five doublings in Jacobian
+ * coordinates (dbl-2001-b, 3M + 5S against the complete formula's 8M + 3S; exception-free on
+ * a prime-order curve, see jdbl_ct) between two changes of coordinates: projective (X : Y : Z)
+ * is Jacobian (X Z, Y Z^2, Z), and Jacobian (X, Y, Z) is projective (X Z, Y, Z^3); 2M + 1S
+ * each. Infinity (Z = 0) comes back as (0 : 0 : 0), so Y is set to 1 under a mask. The
+ * additions stay the complete ones. */
+static void EC_FN(dbl5_ct)(const tabai_ec_ctx *x, tabai_ec_point *r) {
+    EC_FN(fe) zz;
+    F_SQR(zz, r->z);
+    F_MUL(r->x, r->x, r->z);
+    F_MUL(r->y, r->y, zz);
+    for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
+    F_SQR(zz, r->z);
+    F_MUL(r->x, r->x, r->z);
+    F_MUL(r->z, zz, r->z);
+    tabai_cmov_n(r->y, fe_is_zero(r->z, EC_N), x->fp.one, r->y, EC_N);
+    tabai_wipe(zz, sizeof zz);
+}
+
+/* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations, the
+ * doublings by dbl5_ct). */
 static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                        const tabai_ec_point *p) {
     tabai_ec_point tab[TABAI_EC_TAB], acc, t;
@@ -271,7 +293,7 @@ static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
     EC_FN(scan_proj)(x, &acc, tab, abs);
     EC_FN(point_cneg)(&acc, neg);
     for (size_t i = w - 1; i-- > 0;) {
-        for (int j = 0; j < TABAI_EC_W; j++) EC_FN(point_dbl)(x, &acc, &acc);
+        EC_FN(dbl5_ct)(x, &acc);
         tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
         EC_FN(scan_proj)(x, &t, tab, abs);
         EC_FN(point_cneg)(&t, neg);
@@ -320,11 +342,10 @@ static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
 }
 
 /* ---- verification (public data, variable time): point.c's Jacobian formulas ---- */
-static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
-    if (fe_is_zero(p->z, EC_N)) {
-        *r = *p;
-        return;
-    }
+/* r = 2 p in Jacobian coordinates without a branch (r may alias p): for a Z = 0 input the
+ * output has Z = 0; no other input is exceptional (a point of order 2 would need y = 0, and
+ * the curves have prime order). */
+static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
     EC_FN(fe) a, b, c, d, e, t;
 #if !EC_AZERO /* dbl-2001-b: 3M + 5S */
     F_SQR(a, p->z);
@@ -374,6 +395,14 @@ static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
     F_ADD(c, c, c);
     F_SUB(r->y, d, c);
 #endif
+}
+
+static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
+    if (fe_is_zero(p->z, EC_N)) { /* public: verification only */
+        *r = *p;
+        return;
+    }
+    EC_FN(jdbl_ct)(r, p);
 }
 
 /* r = p + q (add-2007-bl; madd-2007-bl when q_affine, its Z ignored). */
