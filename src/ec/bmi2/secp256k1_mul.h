@@ -59,4 +59,8 @@ TABAI_INLINE void k256_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint6
     r[0] = c4, r[1] = c5, r[2] = c0, r[3] = c1;
 }
 
+/* No separate squaring here: the square's four reduction steps run back to back, each an
+ * imul then a mulx on the critical path, and measured slower than this product with a = b
+ * (47.8 against 44.1 TSC ticks), where the steps overlap the rows. */
+
 #endif
