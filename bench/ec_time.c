@@ -1,5 +1,5 @@
 /* tabai-ec-time: per-operation times of the short-Weierstrass curves (src/ec) beside
- * OpenSSL's EVP in one run, alternating rounds (the fastest of each), and each operation's
+ * OpenSSL's EVP in one run, alternating (the fastest call of each), and each operation's
  * bound: its count of field multiplications and squarings (counted by running point.c's
  * generic routines with a counting kernel: the formulas of the curves' inlined code, except
  * that the inlined k P of the a = -3 curves doubles in Jacobian coordinates: 46 products a
@@ -28,24 +28,18 @@ static double now(void) {
 
 typedef int (*op_fn)(void *);
 
-/* microseconds per call: the fastest of 15 rounds of about budget/15 seconds (the least
- * disturbed round: on a shared machine the median carries the neighbours' load) */
+/* microseconds per call: the fastest single call within the budget (at least 50 calls): on
+ * a shared machine every longer round carries the neighbours' load, while some single calls
+ * run undisturbed */
 static double time_op(op_fn f, void *arg, double budget) {
-    double r[15];
-    size_t reps = 1;
-    double t0 = now();
-    f(arg);
-    double one = now() - t0;
-    reps = (size_t)(budget / 15 / (one > 1e-7 ? one : 1e-7));
-    if (reps < 1) reps = 1;
-    double best = 1e30;
-    for (int k = 0; k < 15; k++) {
-        t0 = now();
-        for (size_t i = 0; i < reps; i++) f(arg);
-        r[k] = (now() - t0) / (double)reps * 1e6;
-        if (r[k] < best) best = r[k];
+    double best = 1e30, end = now() + budget;
+    for (int k = 0; k < 50 || now() < end; k++) {
+        double t0 = now();
+        f(arg);
+        double t = now() - t0;
+        if (t < best) best = t;
     }
-    return best;
+    return best * 1e6;
 }
 
 typedef struct {
