@@ -66,11 +66,43 @@ typedef struct tabai_ec_point {
     uint64_t x[TABAI_EC_LIMBS], y[TABAI_EC_LIMBS], z[TABAI_EC_LIMBS];
 } tabai_ec_point;
 
-/* A curve with its field and scalar moduli bound to the tier's kernels. */
+struct tabai_ec_ctx;
+/* The point operations of one curve and tier with the field arithmetic inlined
+ * (curve_impl.h instantiated by p256.c, secp256k1.c, ...); the same contracts as the
+ * tabai_ec_point_* and tabai_ec_mul* functions below, which call them when the context has
+ * them. */
+typedef struct tabai_ec_impl {
+    void (*add)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                const tabai_ec_point *q);
+    void (*dbl)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p);
+    void (*mul)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                const tabai_ec_point *p);
+    void (*mul_base)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k);
+    void (*mul2_vartime)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
+                         const uint64_t *u2, const tabai_ec_point *p);
+    /* the inlined field operations, callable for the tests: r = a b R^-1, a^2 R^-1, a + b,
+     * a - b mod p (Montgomery form, R = 1 for P-521's plain residues); a, b < p, r < p, r may
+     * alias; constant time */
+    void (*fe_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*fe_sqr)(uint64_t *r, const uint64_t *a);
+    void (*fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+} tabai_ec_impl;
+
+/* A curve with its field and scalar moduli bound to the tier's kernels, and the curve's
+ * inlined point code for the tier (NULL: the generic code of point.c through fp's kernels;
+ * a caller that replaces fp's kernels must set it to NULL). */
 typedef struct tabai_ec_ctx {
     const tabai_ec_curve *c;
     tabai_ec_mod fp, fq;
+    const tabai_ec_impl *impl;
 } tabai_ec_ctx;
+
+/* The instances (one per curve and tier; the tiers above bmi2 use bmi2's). */
+extern const tabai_ec_impl tabai_ec_impl_p256_generic, tabai_ec_impl_p256_bmi2;
+extern const tabai_ec_impl tabai_ec_impl_secp256k1_generic, tabai_ec_impl_secp256k1_bmi2;
+extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
+extern const tabai_ec_impl tabai_ec_impl_p521_generic, tabai_ec_impl_p521_bmi2;
 
 void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c);
 
@@ -85,6 +117,16 @@ void tabai_ec_p521_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b, c
 void tabai_ec_p521_sqr_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
                             size_t n);
 
+
+/* Helpers shared by point.c and curve_impl.h. The generator's table: window i holds
+ * j 2^(5i) G, j = 1..16, affine (x, y) in Montgomery form, n limbs each (built at first use). */
+const uint64_t *tabai_ec_base_table(const tabai_ec_curve *c);
+/* k = k1 + k2 lambda mod q (k < q, 4 limbs), |k1|, |k2| < 2^129 as magnitudes and signs
+ * (1: negative); constant time. */
+void tabai_ec_glv_split(const tabai_ec_ctx *x, const uint64_t *k, uint64_t *k1, uint64_t *k2,
+                        uint64_t *neg1, uint64_t *neg2);
+/* Width-5 NAF digits of k[n] (public), least significant first; returns their count. */
+size_t tabai_ec_naf5_vartime(int8_t *naf, const uint64_t *k, size_t n);
 
 /* Points (constant time unless named _vartime). */
 void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,

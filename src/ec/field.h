@@ -32,6 +32,31 @@ TABAI_INLINE uint64_t fe_eq(const uint64_t *a, const uint64_t *b, size_t n) {
     return 1 ^ tabai_nonzero(t);
 }
 
+/* ---- signed windows (Booth recoding, w = 5: digits in [-16, 16]) ---- */
+#define TABAI_EC_W 5
+#define TABAI_EC_TAB 16 /* 2^(w-1) multiples 1..16 */
+
+/* Bit i of k[n] (0 above the top limb); i is public. */
+TABAI_INLINE uint64_t tabai_ec_kbit(const uint64_t *k, size_t n, size_t i) {
+    return i / 64 < n ? (k[i / 64] >> (i % 64)) & 1 : 0;
+}
+
+/* Digit i: b(5i-1) + b(5i) + 2 b(5i+1) + 4 b(5i+2) + 8 b(5i+3) - 16 b(5i+4), as a sign
+ * mask and an absolute value, by arithmetic only (k is secret, i public). */
+TABAI_INLINE void tabai_ec_booth_digit(const uint64_t *k, size_t n, size_t i, uint64_t *neg,
+                                        uint64_t *abs) {
+    size_t pos = TABAI_EC_W * i;
+    int64_t d = (int64_t)(pos ? tabai_ec_kbit(k, n, pos - 1) : 0);
+    for (int j = 0; j < TABAI_EC_W - 1; j++)
+        d += (int64_t)(tabai_ec_kbit(k, n, pos + (size_t)j) << j);
+    d -= (int64_t)(tabai_ec_kbit(k, n, pos + TABAI_EC_W - 1) << (TABAI_EC_W - 1));
+    uint64_t s = (uint64_t)(d >> 63);
+    *neg = s & 1;
+    *abs = ((uint64_t)d ^ s) - s;
+}
+
+TABAI_INLINE size_t tabai_ec_booth_windows(size_t qbits) { return qbits / TABAI_EC_W + 1; }
+
 /* r = a^e (Montgomery form) for a public exponent e of ebits bits; constant time in a. */
 void tabai_ec_pow(const tabai_ec_mod *m, uint64_t *r, const uint64_t *a, const uint64_t *e,
                   size_t ebits);

@@ -36,6 +36,15 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
         x->fp.sqr = bmi2 ? tabai_ec_p521_sqr_bmi2 : tabai_ec_p521_sqr_generic;
     }
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
+    x->impl = NULL; /* the curves' inlined point code (curve_impl.h) */
+    if (c->id == TABAI_CURVE_P256)
+        x->impl = bmi2 ? &tabai_ec_impl_p256_bmi2 : &tabai_ec_impl_p256_generic;
+    else if (c->id == TABAI_CURVE_SECP256K1)
+        x->impl = bmi2 ? &tabai_ec_impl_secp256k1_bmi2 : &tabai_ec_impl_secp256k1_generic;
+    else if (c->id == TABAI_CURVE_P384)
+        x->impl = bmi2 ? &tabai_ec_impl_p384_bmi2 : &tabai_ec_impl_p384_generic;
+    else if (c->id == TABAI_CURVE_P521)
+        x->impl = bmi2 ? &tabai_ec_impl_p521_bmi2 : &tabai_ec_impl_p521_generic;
 }
 
 /* r = a^e in Montgomery form for a public exponent e[n] (ebits bits): fixed 4-bit windows,
@@ -65,6 +74,10 @@ void tabai_ec_pow(const tabai_ec_mod *m, uint64_t *r, const uint64_t *a, const u
 /* Algorithm 4 (a = -3) and Algorithm 7 (a = 0): r = p + q for any p, q (r may alias). */
 void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                            const tabai_ec_point *q) {
+    if (x->impl) {
+        x->impl->add(x, r, p, q);
+        return;
+    }
     const tabai_ec_mod *m = &x->fp;
     uint64_t t0[TABAI_EC_LIMBS], t1[TABAI_EC_LIMBS], t2[TABAI_EC_LIMBS], t3[TABAI_EC_LIMBS],
         t4[TABAI_EC_LIMBS], X3[TABAI_EC_LIMBS], Y3[TABAI_EC_LIMBS], Z3[TABAI_EC_LIMBS];
@@ -139,6 +152,10 @@ void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai
 
 /* Algorithm 6 (a = -3) and Algorithm 9 (a = 0): r = 2 p (r may alias p). */
 void tabai_ec_point_dbl_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
+    if (x->impl) {
+        x->impl->dbl(x, r, p);
+        return;
+    }
     const tabai_ec_mod *m = &x->fp;
     uint64_t t0[TABAI_EC_LIMBS], t1[TABAI_EC_LIMBS], t2[TABAI_EC_LIMBS], t3[TABAI_EC_LIMBS],
         X3[TABAI_EC_LIMBS], Y3[TABAI_EC_LIMBS], Z3[TABAI_EC_LIMBS];
@@ -210,30 +227,6 @@ static void point_inf(const tabai_ec_ctx *x, tabai_ec_point *r) {
     memcpy(r->y, x->fp.one, x->fp.n * 8);
 }
 
-/* ---- signed windows (Booth recoding, w = 5: digits in [-16, 16]) ---- */
-#define EC_W 5
-#define EC_TAB 16 /* 2^(w-1) multiples 1..16 */
-
-/* Bit i of k[n] (0 above the top limb); i is public. */
-static inline uint64_t kbit(const uint64_t *k, size_t n, size_t i) {
-    return i / 64 < n ? (k[i / 64] >> (i % 64)) & 1 : 0;
-}
-
-/* Digit i: b(5i-1) + b(5i) + 2 b(5i+1) + 4 b(5i+2) + 8 b(5i+3) - 16 b(5i+4), as a sign
- * mask and an absolute value, by arithmetic only (k is secret, i public). */
-static inline void booth_digit(const uint64_t *k, size_t n, size_t i, uint64_t *neg,
-                               uint64_t *abs) {
-    size_t pos = EC_W * i;
-    int64_t d = (int64_t)(pos ? kbit(k, n, pos - 1) : 0);
-    for (int j = 0; j < EC_W - 1; j++) d += (int64_t)(kbit(k, n, pos + (size_t)j) << j);
-    d -= (int64_t)(kbit(k, n, pos + EC_W - 1) << (EC_W - 1));
-    uint64_t s = (uint64_t)(d >> 63);
-    *neg = s & 1;
-    *abs = ((uint64_t)d ^ s) - s;
-}
-
-static inline size_t booth_windows(size_t qbits) { return qbits / EC_W + 1; }
-
 /* r = -r if neg (neg 0 or 1): y = p - y by masks (y = 0 stays 0 through the subtraction). */
 static void point_cneg(const tabai_ec_ctx *x, tabai_ec_point *r, uint64_t neg) {
     uint64_t zero[TABAI_EC_LIMBS] = {0}, ny[TABAI_EC_LIMBS];
@@ -246,7 +239,7 @@ static void scan_proj(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_p
                       uint64_t idx) {
     size_t n = x->fp.n;
     point_inf(x, r);
-    for (uint64_t j = 0; j < EC_TAB; j++) {
+    for (uint64_t j = 0; j < TABAI_EC_TAB; j++) {
         uint64_t msk = tabai_mask(tabai_eq(j + 1, idx));
         for (size_t l = 0; l < n; l++) {
             r->x[l] = (r->x[l] & ~msk) | (tab[j].x[l] & msk);
@@ -269,7 +262,7 @@ static void glv_round(uint64_t *c, const uint64_t *k, const uint64_t *g) {
 
 /* k = k1 + k2 lambda mod q (k < q) with |k1|, |k2| < 2^129: each as a magnitude and a sign
  * (1: negative), all by arithmetic and masks (Gallant, Lambert, Vanstone 2001, section 4). */
-static void glv_split(const tabai_ec_ctx *x, const uint64_t *k, uint64_t *k1, uint64_t *k2,
+void tabai_ec_glv_split(const tabai_ec_ctx *x, const uint64_t *k, uint64_t *k1, uint64_t *k2,
                       uint64_t *neg1, uint64_t *neg2) {
     const tabai_ec_curve *c = x->c;
     const tabai_ec_mod *q = &x->fq;
@@ -296,26 +289,26 @@ static void glv_split(const tabai_ec_ctx *x, const uint64_t *k, uint64_t *k1, ui
  * half the doublings of tabai_ec_mul_ct's generic path. */
 static void mul_glv_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                        const tabai_ec_point *p) {
-    tabai_ec_point tab[EC_TAB], tab2[EC_TAB], acc, t;
+    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t;
     uint64_t k1[4], k2[4], s1, s2, neg, abs;
-    glv_split(x, k, k1, k2, &s1, &s2);
+    tabai_ec_glv_split(x, k, k1, k2, &s1, &s2);
     tab[0] = *p;
     tabai_ec_point_dbl_ct(x, &tab[1], p);
-    for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(x, &tab[j], &tab[j - 1], p);
-    for (int j = 0; j < EC_TAB; j++) {
+    for (int j = 2; j < TABAI_EC_TAB; j++) tabai_ec_point_add_ct(x, &tab[j], &tab[j - 1], p);
+    for (int j = 0; j < TABAI_EC_TAB; j++) {
         tab2[j] = tab[j];
         fe_mul(&x->fp, tab2[j].x, tab[j].x, x->c->beta_m);
     }
-    size_t w = booth_windows(TABAI_EC_GLV_BITS);
+    size_t w = tabai_ec_booth_windows(TABAI_EC_GLV_BITS);
     point_inf(x, &acc);
     for (size_t i = w; i-- > 0;) {
         if (i + 1 < w)
-            for (int j = 0; j < EC_W; j++) tabai_ec_point_dbl_ct(x, &acc, &acc);
-        booth_digit(k1, 4, i, &neg, &abs);
+            for (int j = 0; j < TABAI_EC_W; j++) tabai_ec_point_dbl_ct(x, &acc, &acc);
+        tabai_ec_booth_digit(k1, 4, i, &neg, &abs);
         scan_proj(x, &t, tab, abs);
         point_cneg(x, &t, neg ^ s1);
         tabai_ec_point_add_ct(x, &acc, &acc, &t);
-        booth_digit(k2, 4, i, &neg, &abs);
+        tabai_ec_booth_digit(k2, 4, i, &neg, &abs);
         scan_proj(x, &t, tab2, abs);
         point_cneg(x, &t, neg ^ s2);
         tabai_ec_point_add_ct(x, &acc, &acc, &t);
@@ -329,23 +322,27 @@ static void mul_glv_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
 
 void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                      const tabai_ec_point *p) {
+    if (x->impl) {
+        x->impl->mul(x, r, k, p);
+        return;
+    }
     if (x->c->glv) { /* public: the curve */
         mul_glv_ct(x, r, k, p);
         return;
     }
-    tabai_ec_point tab[EC_TAB], acc, t;
+    tabai_ec_point tab[TABAI_EC_TAB], acc, t;
     size_t n = x->fp.n;
     tab[0] = *p;
     tabai_ec_point_dbl_ct(x, &tab[1], p);
-    for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(x, &tab[j], &tab[j - 1], p);
-    size_t w = booth_windows(x->c->qbits);
+    for (int j = 2; j < TABAI_EC_TAB; j++) tabai_ec_point_add_ct(x, &tab[j], &tab[j - 1], p);
+    size_t w = tabai_ec_booth_windows(x->c->qbits);
     uint64_t neg, abs;
-    booth_digit(k, n, w - 1, &neg, &abs);
+    tabai_ec_booth_digit(k, n, w - 1, &neg, &abs);
     scan_proj(x, &acc, tab, abs);
     point_cneg(x, &acc, neg);
     for (size_t i = w - 1; i-- > 0;) {
-        for (int j = 0; j < EC_W; j++) tabai_ec_point_dbl_ct(x, &acc, &acc);
-        booth_digit(k, n, i, &neg, &abs);
+        for (int j = 0; j < TABAI_EC_W; j++) tabai_ec_point_dbl_ct(x, &acc, &acc);
+        tabai_ec_booth_digit(k, n, i, &neg, &abs);
         scan_proj(x, &t, tab, abs);
         point_cneg(x, &t, neg);
         tabai_ec_point_add_ct(x, &acc, &acc, &t);
@@ -359,11 +356,11 @@ void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k
 
 /* ---- the generator's table: window i holds j 2^(5i) G, j = 1..16, affine (x, y) in
  * Montgomery form, n limbs each; built once per process at first use. ---- */
-#define WIN(bits) ((bits) / EC_W + 1)
-static uint64_t tab_p256[WIN(256) * EC_TAB * 2 * 4];
-static uint64_t tab_p384[WIN(384) * EC_TAB * 2 * 6];
-static uint64_t tab_p521[WIN(521) * EC_TAB * 2 * 9];
-static uint64_t tab_k256[WIN(256) * EC_TAB * 2 * 4];
+#define WIN(bits) ((bits) / TABAI_EC_W + 1)
+static uint64_t tab_p256[WIN(256) * TABAI_EC_TAB * 2 * 4];
+static uint64_t tab_p384[WIN(384) * TABAI_EC_TAB * 2 * 6];
+static uint64_t tab_p521[WIN(521) * TABAI_EC_TAB * 2 * 9];
+static uint64_t tab_k256[WIN(256) * TABAI_EC_TAB * 2 * 4];
 static uint64_t *const base_tabs[TABAI_EC_NCURVES] = {tab_p256, tab_p384, tab_p521, tab_k256};
 static pthread_once_t base_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
                                                      PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
@@ -372,9 +369,9 @@ static void base_build(size_t ci) {
     const tabai_ec_curve *c = &tabai_ec_curves[ci];
     tabai_ec_ctx x;
     tabai_ec_ctx_init(&x, c);
-    size_t n = c->n, w = booth_windows(c->qbits);
+    size_t n = c->n, w = tabai_ec_booth_windows(c->qbits);
     uint64_t *out = base_tabs[ci];
-    tabai_ec_point b, pts[EC_TAB];
+    tabai_ec_point b, pts[TABAI_EC_TAB];
     memset(&b, 0, sizeof b);
     memcpy(b.x, c->gx_m, n * 8);
     memcpy(b.y, c->gy_m, n * 8);
@@ -382,22 +379,22 @@ static void base_build(size_t ci) {
     for (size_t i = 0; i < w; i++) {
         pts[0] = b;
         tabai_ec_point_dbl_ct(&x, &pts[1], &b);
-        for (int j = 2; j < EC_TAB; j++) tabai_ec_point_add_ct(&x, &pts[j], &pts[j - 1], &b);
-        tabai_ec_point_dbl_ct(&x, &b, &pts[EC_TAB - 1]); /* 32 b: the next window's base */
+        for (int j = 2; j < TABAI_EC_TAB; j++) tabai_ec_point_add_ct(&x, &pts[j], &pts[j - 1], &b);
+        tabai_ec_point_dbl_ct(&x, &b, &pts[TABAI_EC_TAB - 1]); /* 32 b: the next window's base */
         /* to affine with one inversion (Montgomery's trick); no Z is 0 (j 2^(5i) < q's
          * multiples never vanish: q is a prime above 16 and 2) */
-        uint64_t pre[EC_TAB][TABAI_EC_LIMBS], inv[TABAI_EC_LIMBS], zi[TABAI_EC_LIMBS];
+        uint64_t pre[TABAI_EC_TAB][TABAI_EC_LIMBS], inv[TABAI_EC_LIMBS], zi[TABAI_EC_LIMBS];
         memcpy(pre[0], pts[0].z, n * 8);
-        for (int j = 1; j < EC_TAB; j++) fe_mul(&x.fp, pre[j], pre[j - 1], pts[j].z);
-        tabai_ec_fe_inv_ct(&x, inv, pre[EC_TAB - 1]);
-        for (int j = EC_TAB - 1; j >= 0; j--) {
+        for (int j = 1; j < TABAI_EC_TAB; j++) fe_mul(&x.fp, pre[j], pre[j - 1], pts[j].z);
+        tabai_ec_fe_inv_ct(&x, inv, pre[TABAI_EC_TAB - 1]);
+        for (int j = TABAI_EC_TAB - 1; j >= 0; j--) {
             if (j > 0) {
                 fe_mul(&x.fp, zi, inv, pre[j - 1]);
                 fe_mul(&x.fp, inv, inv, pts[j].z);
             } else {
                 memcpy(zi, inv, n * 8);
             }
-            uint64_t *e = out + ((i * EC_TAB + (size_t)j) * 2) * n;
+            uint64_t *e = out + ((i * TABAI_EC_TAB + (size_t)j) * 2) * n;
             fe_mul(&x.fp, e, pts[j].x, zi);
             fe_mul(&x.fp, e + n, pts[j].y, zi);
         }
@@ -410,25 +407,29 @@ static void base_build3(void) { base_build(3); }
 static void (*const base_builders[TABAI_EC_NCURVES])(void) = {base_build0, base_build1,
                                                               base_build2, base_build3};
 
-static const uint64_t *base_table(const tabai_ec_curve *c) {
+const uint64_t *tabai_ec_base_table(const tabai_ec_curve *c) {
     size_t ci = (size_t)(c - tabai_ec_curves);
     pthread_once(&base_once[ci], base_builders[ci]);
     return base_tabs[ci];
 }
 
 void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
-    const uint64_t *tab = base_table(x->c);
-    size_t n = x->fp.n, w = booth_windows(x->c->qbits);
+    if (x->impl) {
+        x->impl->mul_base(x, r, k);
+        return;
+    }
+    const uint64_t *tab = tabai_ec_base_table(x->c);
+    size_t n = x->fp.n, w = tabai_ec_booth_windows(x->c->qbits);
     tabai_ec_point acc, t;
     point_inf(x, &acc);
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < w; i++) {
         uint64_t neg, abs;
-        booth_digit(k, n, i, &neg, &abs);
-        const uint64_t *row = tab + i * EC_TAB * 2 * n;
+        tabai_ec_booth_digit(k, n, i, &neg, &abs);
+        const uint64_t *row = tab + i * TABAI_EC_TAB * 2 * n;
         memset(t.x, 0, n * 8);
         memset(t.y, 0, n * 8);
-        for (uint64_t j = 0; j < EC_TAB; j++) { /* masked scan of the whole row */
+        for (uint64_t j = 0; j < TABAI_EC_TAB; j++) { /* masked scan of the whole row */
             uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
             const uint64_t *e = row + j * 2 * n;
             for (size_t l = 0; l < n; l++) {
@@ -579,7 +580,7 @@ static void jadd_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_e
 }
 
 /* Width-5 NAF digits of k[n] (public), least significant first; returns their count. */
-static size_t naf5(int8_t *naf, const uint64_t *k0, size_t n) {
+size_t tabai_ec_naf5_vartime(int8_t *naf, const uint64_t *k0, size_t n) {
     uint64_t k[TABAI_EC_LIMBS + 1] = {0};
     memcpy(k, k0, n * 8);
     size_t len = 0;
@@ -611,8 +612,12 @@ static size_t naf5(int8_t *naf, const uint64_t *k0, size_t n) {
  * (mixed additions, no doublings), u2 P by a width-5 NAF over P, 3P, ..., 15P. */
 void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                            const uint64_t *u2, const tabai_ec_point *p) {
-    const uint64_t *tab = base_table(x->c);
-    size_t n = x->fp.n, w = booth_windows(x->c->qbits);
+    if (x->impl) {
+        x->impl->mul2_vartime(x, r, u1, u2, p);
+        return;
+    }
+    const uint64_t *tab = tabai_ec_base_table(x->c);
+    size_t n = x->fp.n, w = tabai_ec_booth_windows(x->c->qbits);
     tabai_ec_point acc, t;
     tabai_ec_point odd[8], odd2[8], p2;
     odd[0] = *p; /* Z = 1 from the decoder: Jacobian and projective agree */
@@ -624,15 +629,15 @@ void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint6
     if (x->c->glv) { /* u2 = k1 + k2 lambda: two NAFs of half the length, the second over
                       * the images (beta X : Y : Z) of the odd multiples */
         uint64_t k1[4], k2[4];
-        glv_split(x, u2, k1, k2, &s1, &s2);
-        len = naf5(naf, k1, n);
-        len2 = naf5(naf2, k2, n);
+        tabai_ec_glv_split(x, u2, k1, k2, &s1, &s2);
+        len = tabai_ec_naf5_vartime(naf, k1, n);
+        len2 = tabai_ec_naf5_vartime(naf2, k2, n);
         for (int j = 0; j < 8; j++) {
             odd2[j] = odd[j];
             fe_mul(&x->fp, odd2[j].x, odd[j].x, x->c->beta_m);
         }
     } else {
-        len = naf5(naf, u2, n);
+        len = tabai_ec_naf5_vartime(naf, u2, n);
     }
     memset(&acc, 0, sizeof acc);
     memcpy(acc.y, x->fp.one, n * 8);
@@ -653,9 +658,9 @@ void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint6
     }
     for (size_t i = 0; i < w; i++) {
         uint64_t neg, abs;
-        booth_digit(u1, n, i, &neg, &abs);
+        tabai_ec_booth_digit(u1, n, i, &neg, &abs);
         if (!abs) continue;
-        const uint64_t *e = tab + (i * EC_TAB + abs - 1) * 2 * n;
+        const uint64_t *e = tab + (i * TABAI_EC_TAB + abs - 1) * 2 * n;
         memcpy(t.x, e, n * 8);
         memcpy(t.y, e + n, n * 8);
         if (neg) point_cneg(x, &t, 1);

@@ -63,7 +63,8 @@ static const char *cname;
 
 /* The field and scalar products of the tier (Montgomery, or the special-form reductions on
  * plain residues) against GMP on every operand class (0, 1, p-1, p-2, R mod p, near p,
- * p/2, runs, edge limbs, uniform), in place too. */
+ * p/2, runs, edge limbs, uniform), in place too; and the curve's inlined field operations
+ * of the tier (ctx.impl: mul, sqr, add, sub) on the same pairs. */
 static void test_field(tabai_curve cv) {
     const tabai_ec_curve *c = tabai_ec_curve_get(cv);
     tabai_ec_ctx x;
@@ -99,6 +100,29 @@ static void test_field(tabai_curve cv) {
                     m->sqr(r, a, m->m, m->minv, n);
                     TU_CHECK(tu_eq_mpz(r, n, Z), f ? "scalar sqr" : "field sqr", n,
                              TU_V("a", a, n));
+                    if (f || !x.impl) continue;
+                    /* the curve's inlined field operations at this tier (curve_impl.h) */
+                    const tabai_ec_impl *im = x.impl;
+                    mpz_mul(Z, A, B), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                    im->fe_mul(r, a, b);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field mul", n, TU_V("a", a, n),
+                             TU_V("b", b, n));
+                    memcpy(r, a, sizeof r);
+                    im->fe_mul(r, r, r);
+                    mpz_mul(Z, A, A), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field mul a a in place", n,
+                             TU_V("a", a, n));
+                    im->fe_sqr(r, a);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field sqr", n, TU_V("a", a, n));
+                    mpz_add(Z, A, B), mpz_mod(Z, Z, P);
+                    im->fe_add(r, a, b);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field add", n, TU_V("a", a, n),
+                             TU_V("b", b, n));
+                    mpz_sub(Z, A, B), mpz_mod(Z, Z, P);
+                    memcpy(r, a, sizeof r);
+                    im->fe_sub(r, r, b);
+                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field sub", n, TU_V("a", a, n),
+                             TU_V("b", b, n));
                 }
     }
     mpz_clears(P, A, B, Z, Ri, NULL);

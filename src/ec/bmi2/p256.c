@@ -1,0 +1,15 @@
+/* P-256's point code at the bmi2 tier (built with -mbmi2 -madx): curve_impl.h over the
+ * mulx/adcx/adox product of p256_mul.h. */
+#include "p256_mul.h"
+
+#define EC_N 4
+#define EC_AZERO 0
+#define EC_GLV 0
+#define EC_P P256_P
+#define EC_FN(name) p256_bmi2_##name
+#define FE_MUL(r, a, b) p256_mont_mul_bmi2(r, a, b)
+#define FE_SQR(r, a) p256_mont_sqr_bmi2(r, a)
+#define FE_ADD(r, a, b) fe4_add_bmi2(r, a, b, P256_P)
+#define FE_SUB(r, a, b) fe4_sub_bmi2(r, a, b, P256_P)
+#define EC_IMPL_NAME tabai_ec_impl_p256_bmi2
+#include "../curve_impl.h"

@@ -1,0 +1,538 @@
+/* The point formulas and scalar multiplications of point.c, instantiated for one curve and
+ * one tier with its field operations inlined: no indirect call and no runtime limb count on
+ * the hot paths. Included by one small .c per curve (p256.c, secp256k1.c, ...), once per tier,
+ * after defining:
+ *   EC_N               limbs of p and q
+ *   EC_AZERO           1: a = 0 (Renes-Costello-Batina Algorithms 7-9); 0: a = -3 (4-6)
+ *   EC_GLV             1: the curve has the endomorphism of tabai_ec_curve.glv
+ *   EC_FN(name)        the name of an instance function (static, prefixed per curve and tier)
+ *   FE_MUL(r, a, b)    r = a b R^-1 mod p, FE_SQR(r, a) r = a^2 R^-1 mod p: inputs < p,
+ *                      output < p, r may alias a and b (Montgomery form, bit-identical to the
+ *                      tier's tabai_mont_mul_n<EC_N> kernel)
+ *   EC_P               const uint64_t[EC_N]: p
+ *   FE_ADD, FE_SUB     optional: r = a + b, a - b mod p (default: portable C below)
+ * and defines EC_IMPL_NAME, a const tabai_ec_impl. Same algorithms, the same results and the
+ * same constant-time rules as point.c's generic code (src/ec/README.md). */
+#include "ec.h"
+#include "field.h"
+
+typedef uint64_t EC_FN(fe)[EC_N];
+
+/* r = a + b mod p for a, b < p: the sum, then p subtracted by masks. */
+TABAI_INLINE void EC_FN(add)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t s[EC_N], t[EC_N], cy = 0, bw = 0;
+    _Pragma("GCC unroll 16")
+    for (size_t i = 0; i < EC_N; i++) cy = tabai_adc(&s[i], a[i], b[i], cy);
+    _Pragma("GCC unroll 16")
+    for (size_t i = 0; i < EC_N; i++) bw = tabai_sbb(&t[i], s[i], EC_P[i], bw);
+    uint64_t keep = tabai_mask(bw & (cy ^ 1)); /* s < p: keep s */
+    _Pragma("GCC unroll 16")
+    for (size_t i = 0; i < EC_N; i++) r[i] = (s[i] & keep) | (t[i] & ~keep);
+}
+/* r = a - b mod p for a, b < p: the difference, then p added under the borrow's mask. */
+TABAI_INLINE void EC_FN(sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t d[EC_N], bw = 0, cy = 0;
+    _Pragma("GCC unroll 16")
+    for (size_t i = 0; i < EC_N; i++) bw = tabai_sbb(&d[i], a[i], b[i], bw);
+    uint64_t m = tabai_mask(bw);
+    _Pragma("GCC unroll 16")
+    for (size_t i = 0; i < EC_N; i++) cy = tabai_adc(&r[i], d[i], EC_P[i] & m, cy);
+}
+TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
+    _Pragma("GCC unroll 16")
+    for (size_t i = 0; i < EC_N; i++) r[i] = a[i];
+}
+
+#define F_MUL FE_MUL
+#define F_SQR FE_SQR
+#ifdef FE_ADD /* the instance's own additions (FE_ADD(r, a, b), FE_SUB(r, a, b)) */
+#define F_ADD FE_ADD
+#define F_SUB FE_SUB
+#else
+#define F_ADD EC_FN(add)
+#define F_SUB EC_FN(sub)
+#endif
+
+/* Renes-Costello-Batina (EUROCRYPT 2016) Algorithm 4 (a = -3) / 7 (a = 0): r = p + q for
+ * any p, q (r may alias). */
+static void EC_FN(point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                             const tabai_ec_point *q) {
+    EC_FN(fe) t0, t1, t2, t3, t4, X3, Y3, Z3;
+    F_MUL(t0, p->x, q->x);
+    F_MUL(t1, p->y, q->y);
+    F_MUL(t2, p->z, q->z);
+    F_ADD(t3, p->x, p->y);
+    F_ADD(t4, q->x, q->y);
+    F_MUL(t3, t3, t4);
+    F_ADD(t4, t0, t1);
+    F_SUB(t3, t3, t4);
+    F_ADD(t4, p->y, p->z);
+    F_ADD(X3, q->y, q->z);
+    F_MUL(t4, t4, X3);
+    F_ADD(X3, t1, t2);
+    F_SUB(t4, t4, X3);
+    F_ADD(X3, p->x, p->z);
+    F_ADD(Y3, q->x, q->z);
+    F_MUL(X3, X3, Y3);
+    F_ADD(Y3, t0, t2);
+    F_SUB(Y3, X3, Y3);
+#if !EC_AZERO
+    const uint64_t *b = x->c->b_m;
+    F_MUL(Z3, b, t2);
+    F_SUB(X3, Y3, Z3);
+    F_ADD(Z3, X3, X3);
+    F_ADD(X3, X3, Z3);
+    F_SUB(Z3, t1, X3);
+    F_ADD(X3, t1, X3);
+    F_MUL(Y3, b, Y3);
+    F_ADD(t1, t2, t2);
+    F_ADD(t2, t1, t2);
+    F_SUB(Y3, Y3, t2);
+    F_SUB(Y3, Y3, t0);
+    F_ADD(t1, Y3, Y3);
+    F_ADD(Y3, t1, Y3);
+    F_ADD(t1, t0, t0);
+    F_ADD(t0, t1, t0);
+    F_SUB(t0, t0, t2);
+    F_MUL(t1, t4, Y3);
+    F_MUL(t2, t0, Y3);
+    F_MUL(Y3, X3, Z3);
+    F_ADD(Y3, Y3, t2);
+    F_MUL(X3, t3, X3);
+    F_SUB(X3, X3, t1);
+    F_MUL(Z3, t4, Z3);
+    F_MUL(t1, t3, t0);
+    F_ADD(Z3, Z3, t1);
+#else
+    const uint64_t *b3 = x->c->b3_m;
+    F_ADD(X3, t0, t0);
+    F_ADD(t0, X3, t0);
+    F_MUL(t2, b3, t2);
+    F_ADD(Z3, t1, t2);
+    F_SUB(t1, t1, t2);
+    F_MUL(Y3, b3, Y3);
+    F_MUL(X3, t4, Y3);
+    F_MUL(t2, t3, t1);
+    F_SUB(X3, t2, X3);
+    F_MUL(Y3, Y3, t0);
+    F_MUL(t1, t1, Z3);
+    F_ADD(Y3, t1, Y3);
+    F_MUL(t0, t0, t3);
+    F_MUL(Z3, Z3, t4);
+    F_ADD(Z3, Z3, t0);
+#endif
+    EC_FN(cpy)(r->x, X3);
+    EC_FN(cpy)(r->y, Y3);
+    EC_FN(cpy)(r->z, Z3);
+}
+
+/* Algorithm 6 (a = -3) / 9 (a = 0): r = 2 p (r may alias p). */
+static void EC_FN(point_dbl)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
+    EC_FN(fe) t0, t1, t2, X3, Y3, Z3;
+#if !EC_AZERO
+    EC_FN(fe) t3;
+    const uint64_t *b = x->c->b_m;
+    F_SQR(t0, p->x);
+    F_SQR(t1, p->y);
+    F_SQR(t2, p->z);
+    F_MUL(t3, p->x, p->y);
+    F_ADD(t3, t3, t3);
+    F_MUL(Z3, p->x, p->z);
+    F_ADD(Z3, Z3, Z3);
+    F_MUL(Y3, b, t2);
+    F_SUB(Y3, Y3, Z3);
+    F_ADD(X3, Y3, Y3);
+    F_ADD(Y3, X3, Y3);
+    F_SUB(X3, t1, Y3);
+    F_ADD(Y3, t1, Y3);
+    F_MUL(Y3, X3, Y3);
+    F_MUL(X3, X3, t3);
+    F_ADD(t3, t2, t2);
+    F_ADD(t2, t2, t3);
+    F_MUL(Z3, b, Z3);
+    F_SUB(Z3, Z3, t2);
+    F_SUB(Z3, Z3, t0);
+    F_ADD(t3, Z3, Z3);
+    F_ADD(Z3, Z3, t3);
+    F_ADD(t3, t0, t0);
+    F_ADD(t0, t3, t0);
+    F_SUB(t0, t0, t2);
+    F_MUL(t0, t0, Z3);
+    F_ADD(Y3, Y3, t0);
+    F_MUL(t0, p->y, p->z);
+    F_ADD(t0, t0, t0);
+    F_MUL(Z3, t0, Z3);
+    F_SUB(X3, X3, Z3);
+    F_MUL(Z3, t0, t1);
+    F_ADD(Z3, Z3, Z3);
+    F_ADD(Z3, Z3, Z3);
+#else
+    const uint64_t *b3 = x->c->b3_m;
+    F_SQR(t0, p->y);
+    F_ADD(Z3, t0, t0);
+    F_ADD(Z3, Z3, Z3);
+    F_ADD(Z3, Z3, Z3);
+    F_MUL(t1, p->y, p->z);
+    F_SQR(t2, p->z);
+    F_MUL(t2, b3, t2);
+    F_MUL(X3, t2, Z3);
+    F_ADD(Y3, t0, t2);
+    F_MUL(Z3, t1, Z3);
+    F_ADD(t1, t2, t2);
+    F_ADD(t2, t1, t2);
+    F_SUB(t0, t0, t2);
+    F_MUL(Y3, t0, Y3);
+    F_ADD(Y3, X3, Y3);
+    F_MUL(t1, p->x, p->y);
+    F_MUL(X3, t0, t1);
+    F_ADD(X3, X3, X3);
+#endif
+    EC_FN(cpy)(r->x, X3);
+    EC_FN(cpy)(r->y, Y3);
+    EC_FN(cpy)(r->z, Z3);
+}
+
+static inline void EC_FN(point_inf)(const tabai_ec_ctx *x, tabai_ec_point *r) {
+    memset(r, 0, sizeof *r);
+    EC_FN(cpy)(r->y, x->fp.one);
+}
+
+/* r = -r if neg (0 or 1): y = p - y under a mask (y = 0 stays 0). */
+static inline void EC_FN(point_cneg)(tabai_ec_point *r, uint64_t neg) {
+    static const uint64_t zero[EC_N];
+    EC_FN(fe) ny;
+    F_SUB(ny, zero, r->y);
+    tabai_cmov_n(r->y, neg, ny, r->y, EC_N);
+}
+
+/* r = tab[idx - 1] for 1 <= idx <= 16, infinity for idx = 0, by a scan of all 16 entries. */
+static void EC_FN(scan_proj)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *tab,
+                             uint64_t idx) {
+    EC_FN(point_inf)(x, r);
+    for (uint64_t j = 0; j < TABAI_EC_TAB; j++) {
+        uint64_t msk = tabai_mask(tabai_eq(j + 1, idx));
+        _Pragma("GCC unroll 16")
+        for (size_t l = 0; l < EC_N; l++) {
+            r->x[l] = (r->x[l] & ~msk) | (tab[j].x[l] & msk);
+            r->y[l] = (r->y[l] & ~msk) | (tab[j].y[l] & msk);
+            r->z[l] = (r->z[l] & ~msk) | (tab[j].z[l] & msk);
+        }
+    }
+}
+
+/* tab[j] = (j + 1) p, j < 16 */
+static void EC_FN(odd_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const tabai_ec_point *p) {
+    tab[0] = *p;
+    EC_FN(point_dbl)(x, &tab[1], p);
+    for (int j = 2; j < TABAI_EC_TAB; j++) EC_FN(point_add)(x, &tab[j], &tab[j - 1], p);
+}
+
+static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
+
+#if EC_GLV
+/* k P = k1 P + k2 lambda(P) (point.c's mul_glv_ct, inlined field operations). */
+static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                       const tabai_ec_point *p) {
+    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t;
+    uint64_t k1[4], k2[4], s1, s2, neg, abs;
+    tabai_ec_glv_split(x, k, k1, k2, &s1, &s2);
+    EC_FN(odd_table)(x, tab, p);
+    for (int j = 0; j < TABAI_EC_TAB; j++) {
+        tab2[j] = tab[j];
+        F_MUL(tab2[j].x, tab[j].x, x->c->beta_m);
+    }
+    size_t w = tabai_ec_booth_windows(TABAI_EC_GLV_BITS);
+    EC_FN(point_inf)(x, &acc);
+    for (size_t i = w; i-- > 0;) {
+        if (i + 1 < w)
+            for (int j = 0; j < TABAI_EC_W; j++) EC_FN(point_dbl)(x, &acc, &acc);
+        tabai_ec_booth_digit(k1, 4, i, &neg, &abs);
+        EC_FN(scan_proj)(x, &t, tab, abs);
+        EC_FN(point_cneg)(&t, neg ^ s1);
+        EC_FN(point_add)(x, &acc, &acc, &t);
+        tabai_ec_booth_digit(k2, 4, i, &neg, &abs);
+        EC_FN(scan_proj)(x, &t, tab2, abs);
+        EC_FN(point_cneg)(&t, neg ^ s2);
+        EC_FN(point_add)(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(tab, sizeof tab), tabai_wipe(tab2, sizeof tab2);
+    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
+    tabai_wipe(k1, sizeof k1), tabai_wipe(k2, sizeof k2);
+    s1 = s2 = neg = abs = 0;
+}
+#else
+/* r = 32 r, constant time, for the windows of mul: the five doublings in Jacobian
+ * coordinates (dbl-2001-b, 3M + 5S against the complete formula's 8M + 3S; exception-free on
+ * a prime-order curve, see jdbl_ct) between two changes of coordinates: projective (X : Y : Z)
+ * is Jacobian (X Z, Y Z^2, Z), and Jacobian (X, Y, Z) is projective (X Z, Y, Z^3); 2M + 1S
+ * each. Infinity (Z = 0) comes back as (0 : 0 : 0), so Y is set to 1 under a mask. The
+ * additions stay the complete ones. */
+static void EC_FN(dbl5_ct)(const tabai_ec_ctx *x, tabai_ec_point *r) {
+    EC_FN(fe) zz;
+    F_SQR(zz, r->z);
+    F_MUL(r->x, r->x, r->z);
+    F_MUL(r->y, r->y, zz);
+    for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
+    F_SQR(zz, r->z);
+    F_MUL(r->x, r->x, r->z);
+    F_MUL(r->z, zz, r->z);
+    tabai_cmov_n(r->y, fe_is_zero(r->z, EC_N), x->fp.one, r->y, EC_N);
+    tabai_wipe(zz, sizeof zz);
+}
+
+/* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations, the
+ * doublings by dbl5_ct). */
+static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                       const tabai_ec_point *p) {
+    tabai_ec_point tab[TABAI_EC_TAB], acc, t;
+    EC_FN(odd_table)(x, tab, p);
+    size_t w = tabai_ec_booth_windows(x->c->qbits);
+    uint64_t neg, abs;
+    tabai_ec_booth_digit(k, EC_N, w - 1, &neg, &abs);
+    EC_FN(scan_proj)(x, &acc, tab, abs);
+    EC_FN(point_cneg)(&acc, neg);
+    for (size_t i = w - 1; i-- > 0;) {
+        EC_FN(dbl5_ct)(x, &acc);
+        tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
+        EC_FN(scan_proj)(x, &t, tab, abs);
+        EC_FN(point_cneg)(&t, neg);
+        EC_FN(point_add)(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(tab, sizeof tab);
+    tabai_wipe(&acc, sizeof acc);
+    tabai_wipe(&t, sizeof t);
+    neg = abs = 0;
+}
+#endif
+
+/* k G by the generator's table (point.c's tabai_ec_mul_base_ct, inlined field operations). */
+static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    const uint64_t *tab = tabai_ec_base_table(x->c);
+    size_t w = tabai_ec_booth_windows(x->c->qbits);
+    tabai_ec_point acc, t;
+    EC_FN(point_inf)(x, &acc);
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; i < w; i++) {
+        uint64_t neg, abs;
+        tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
+        const uint64_t *row = tab + i * TABAI_EC_TAB * 2 * EC_N;
+        memset(t.x, 0, EC_N * 8);
+        memset(t.y, 0, EC_N * 8);
+        for (uint64_t j = 0; j < TABAI_EC_TAB; j++) { /* masked scan of the whole row */
+            uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
+            const uint64_t *e = row + j * 2 * EC_N;
+            _Pragma("GCC unroll 16")
+            for (size_t l = 0; l < EC_N; l++) {
+                t.x[l] |= e[l] & msk;
+                t.y[l] |= e[EC_N + l] & msk;
+            }
+        }
+        uint64_t zero = tabai_eq(abs, 0); /* digit 0: infinity (0 : 1 : 0) */
+        _Pragma("GCC unroll 16")
+        for (size_t l = 0; l < EC_N; l++) t.z[l] = x->fp.one[l] & ~tabai_mask(zero);
+        tabai_cmov_n(t.y, zero, x->fp.one, t.y, EC_N);
+        EC_FN(point_cneg)(&t, neg);
+        EC_FN(point_add)(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(&acc, sizeof acc);
+    tabai_wipe(&t, sizeof t);
+}
+
+/* ---- verification (public data, variable time): point.c's Jacobian formulas ---- */
+/* r = 2 p in Jacobian coordinates without a branch (r may alias p): for a Z = 0 input the
+ * output has Z = 0; no other input is exceptional (a point of order 2 would need y = 0, and
+ * the curves have prime order). */
+static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
+    EC_FN(fe) a, b, c, d, e, t;
+#if !EC_AZERO /* dbl-2001-b: 3M + 5S */
+    F_SQR(a, p->z);
+    F_SQR(b, p->y);
+    F_MUL(c, p->x, b);
+    F_SUB(d, p->x, a);
+    F_ADD(e, p->x, a);
+    F_MUL(d, d, e);
+    F_ADD(e, d, d);
+    F_ADD(d, e, d);
+    F_ADD(t, p->y, p->z);
+    F_SQR(t, t);
+    F_SUB(t, t, b);
+    F_SUB(r->z, t, a);
+    F_ADD(c, c, c);
+    F_ADD(c, c, c);
+    F_SQR(t, d);
+    F_SUB(t, t, c);
+    F_SUB(r->x, t, c);
+    F_SUB(c, c, r->x);
+    F_MUL(c, d, c);
+    F_SQR(b, b);
+    F_ADD(b, b, b);
+    F_ADD(b, b, b);
+    F_ADD(b, b, b);
+    F_SUB(r->y, c, b);
+#else /* dbl-2009-l: 2M + 5S */
+    F_SQR(a, p->x);
+    F_SQR(b, p->y);
+    F_SQR(c, b);
+    F_ADD(d, p->x, b);
+    F_SQR(d, d);
+    F_SUB(d, d, a);
+    F_SUB(d, d, c);
+    F_ADD(d, d, d);
+    F_ADD(e, a, a);
+    F_ADD(e, e, a);
+    F_MUL(t, p->y, p->z);
+    F_ADD(r->z, t, t);
+    F_SQR(t, e);
+    F_SUB(t, t, d);
+    F_SUB(r->x, t, d);
+    F_SUB(d, d, r->x);
+    F_MUL(d, e, d);
+    F_ADD(c, c, c);
+    F_ADD(c, c, c);
+    F_ADD(c, c, c);
+    F_SUB(r->y, d, c);
+#endif
+}
+
+static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
+    if (fe_is_zero(p->z, EC_N)) { /* public: verification only */
+        *r = *p;
+        return;
+    }
+    EC_FN(jdbl_ct)(r, p);
+}
+
+/* r = p + q (add-2007-bl; madd-2007-bl when q_affine, its Z ignored). */
+static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                        const tabai_ec_point *q, int q_affine) {
+    if (fe_is_zero(p->z, EC_N)) {
+        *r = *q;
+        if (q_affine) EC_FN(cpy)(r->z, x->fp.one);
+        return;
+    }
+    if (!q_affine && fe_is_zero(q->z, EC_N)) {
+        *r = *p;
+        return;
+    }
+    EC_FN(fe) z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
+    F_SQR(z1z1, p->z);
+    F_MUL(u2, q->x, z1z1);
+    F_MUL(s2, q->y, p->z);
+    F_MUL(s2, s2, z1z1);
+    if (q_affine) {
+        EC_FN(cpy)(u1, p->x);
+        EC_FN(cpy)(s1, p->y);
+    } else {
+        F_SQR(z2z2, q->z);
+        F_MUL(u1, p->x, z2z2);
+        F_MUL(s1, p->y, q->z);
+        F_MUL(s1, s1, z2z2);
+    }
+    F_SUB(h, u2, u1);
+    F_SUB(rr, s2, s1);
+    if (fe_is_zero(h, EC_N)) {
+        if (fe_is_zero(rr, EC_N)) {
+            EC_FN(jdbl)(r, p);
+        } else {
+            memset(r, 0, sizeof *r);
+            EC_FN(cpy)(r->y, x->fp.one);
+        }
+        return;
+    }
+    F_ADD(rr, rr, rr);
+    F_ADD(i, h, h);
+    F_SQR(i, i);
+    F_MUL(j, h, i);
+    F_MUL(v, u1, i);
+    if (q_affine) {
+        F_MUL(t, p->z, h);
+        F_ADD(r->z, t, t);
+    } else {
+        F_ADD(t, p->z, q->z);
+        F_SQR(t, t);
+        F_SUB(t, t, z1z1);
+        F_SUB(t, t, z2z2);
+        F_MUL(r->z, t, h);
+    }
+    F_SQR(t, rr);
+    F_SUB(t, t, j);
+    F_SUB(t, t, v);
+    F_SUB(r->x, t, v);
+    F_SUB(t, v, r->x);
+    F_MUL(t, rr, t);
+    F_MUL(s1, s1, j);
+    F_ADD(s1, s1, s1);
+    F_SUB(r->y, t, s1);
+}
+
+/* r = u1 G + u2 P, Jacobian, variable time (point.c's tabai_ec_mul2_vartime). */
+static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
+                                const uint64_t *u2, const tabai_ec_point *p) {
+    const uint64_t *tab = tabai_ec_base_table(x->c);
+    size_t w = tabai_ec_booth_windows(x->c->qbits);
+    tabai_ec_point acc, t, odd[8], odd2[8], p2;
+    odd[0] = *p;
+    EC_FN(jdbl)(&p2, p);
+    for (int j = 1; j < 8; j++) EC_FN(jadd)(x, &odd[j], &odd[j - 1], &p2, 0);
+    int8_t naf[EC_N * 64 + 2], naf2[EC_N * 64 + 2];
+    size_t len, len2 = 0;
+    uint64_t s1 = 0, s2 = 0;
+#if EC_GLV
+    {
+        uint64_t k1[4], k2[4];
+        tabai_ec_glv_split(x, u2, k1, k2, &s1, &s2);
+        len = tabai_ec_naf5_vartime(naf, k1, EC_N);
+        len2 = tabai_ec_naf5_vartime(naf2, k2, EC_N);
+        for (int j = 0; j < 8; j++) {
+            odd2[j] = odd[j];
+            F_MUL(odd2[j].x, odd[j].x, x->c->beta_m);
+        }
+    }
+#else
+    len = tabai_ec_naf5_vartime(naf, u2, EC_N);
+#endif
+    EC_FN(point_inf)(x, &acc);
+    for (size_t i = (len > len2 ? len : len2); i-- > 0;) {
+        EC_FN(jdbl)(&acc, &acc);
+        int d = i < len ? naf[i] : 0;
+        if (d) {
+            t = odd[(d > 0 ? d : -d) / 2];
+            if ((d < 0) ^ (int)s1) EC_FN(point_cneg)(&t, 1);
+            EC_FN(jadd)(x, &acc, &acc, &t, 0);
+        }
+        d = i < len2 ? naf2[i] : 0;
+        if (d) {
+            t = odd2[(d > 0 ? d : -d) / 2];
+            if ((d < 0) ^ (int)s2) EC_FN(point_cneg)(&t, 1);
+            EC_FN(jadd)(x, &acc, &acc, &t, 0);
+        }
+    }
+    for (size_t i = 0; i < w; i++) {
+        uint64_t neg, abs;
+        tabai_ec_booth_digit(u1, EC_N, i, &neg, &abs);
+        if (!abs) continue;
+        const uint64_t *e = tab + (i * TABAI_EC_TAB + abs - 1) * 2 * EC_N;
+        EC_FN(cpy)(t.x, e);
+        EC_FN(cpy)(t.y, e + EC_N);
+        if (neg) EC_FN(point_cneg)(&t, 1);
+        EC_FN(jadd)(x, &acc, &acc, &t, 1);
+    }
+    *r = acc;
+}
+
+static void EC_FN(fe_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_MUL(r, a, b); }
+static void EC_FN(fe_sqr)(uint64_t *r, const uint64_t *a) { F_SQR(r, a); }
+static void EC_FN(fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_ADD(r, a, b); }
+static void EC_FN(fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_SUB(r, a, b); }
+
+const tabai_ec_impl EC_IMPL_NAME = {EC_FN(point_add),    EC_FN(point_dbl), EC_FN(mul),
+                                    EC_FN(mul_base),     EC_FN(mul2_vartime), EC_FN(fe_mul),
+                                    EC_FN(fe_sqr),       EC_FN(fe_add),    EC_FN(fe_sub)};
+
+#undef F_MUL
+#undef F_SQR
+#undef F_ADD
+#undef F_SUB
