@@ -112,6 +112,46 @@ static void test_field(const tabai_ec_r52_kernel *k, const tabai_ec_curve *c,
     mpz_clears(P, Q, A, B, T, Ri, NULL);
 }
 
+/* the kernel k against the model lanes, output for output: the field product on digits,
+ * k P, k G and u1 G + u2 P on random scalars and points (and their infinity masks) */
+static void test_vs_model(const tabai_ec_r52_kernel *k, const tabai_ec_curve *c,
+                          const tabai_ec_r52_curve *r) {
+    const tabai_ec_r52_kernel *m = &tabai_ec_r52_mb8_generic;
+    size_t n = c->n, d = r->d, L = c->bytes;
+    size_t iters = tu_iters(3);
+    for (size_t it = 0; it < iters; it++) {
+        uint64_t da[64], db[64], r1[64], r2[64];
+        for (size_t t = 0; t < d * 8; t++) {
+            da[t] = r->p.m[t / 8] ? tu_below(r->p.m[t / 8]) : 0; /* digit-wise below p: < p */
+            db[t] = r->p.m[t / 8] ? tu_below(r->p.m[t / 8]) : 0;
+        }
+        k->fmul(r, r1, da, db);
+        m->fmul(r, r2, da, db);
+        TU_CHECK(!memcmp(r1, r2, d * 8 * 8), "fmul = the model's", 0, TU_NOV);
+        uint64_t K[48] = {0}, U[48] = {0}, X[48], Y[48], X2[48], Y2[48], PX[48], PY[48];
+        for (int l = 0; l < 8; l++) {
+            uint8_t sk[66], pk[133];
+            CHECK(tabai_ec_keypair(c->id, sk, pk) == TABAI_OK, "keypair");
+            tabai_from_bytes(PX + l * n, n, pk + 1, L);
+            tabai_from_bytes(PY + l * n, n, pk + 1 + L, L);
+            tabai_from_bytes(K + l * n, n, sk, L);
+            operand(U + l * n, c->q, n, it == 0 ? l % 4 : 4);
+        }
+        unsigned i1 = k->mul(r, X, Y, K, PX, PY), i2 = m->mul(r, X2, Y2, K, PX, PY);
+        TU_CHECK(i1 == i2 && !memcmp(X, X2, 8 * n * 8) && !memcmp(Y, Y2, 8 * n * 8),
+                 "mul = the model's", 0, TU_NOV);
+        i1 = k->mul_base(r, X, Y, U);
+        i2 = m->mul_base(r, X2, Y2, U);
+        TU_CHECK(i1 == i2 && !memcmp(X, X2, 8 * n * 8) && !memcmp(Y, Y2, 8 * n * 8),
+                 "mul_base = the model's", 0, TU_NOV);
+        i1 = k->mul2_vartime(r, X, U, K, PX, PY);
+        i2 = m->mul2_vartime(r, X2, U, K, PX, PY);
+        TU_CHECK(i1 == i2 && !memcmp(X, X2, 8 * n * 8), "mul2 = the model's", 0, TU_NOV);
+        TU_CHECK(k->oncurve(r, PX, PY) == 0xff && m->oncurve(r, PX, PY) == 0xff, "oncurve", 0,
+                 TU_NOV);
+    }
+}
+
 /* count items of keys, peers, digests and signatures, with bad ones at fixed places */
 typedef struct items {
     uint8_t sk[MAXC][66], pk[MAXC][MAXB], peer[MAXC][MAXB], dg[MAXC][64], sig[MAXC][132];
@@ -250,6 +290,10 @@ int main(int argc, char **argv) {
         for (int ki = 0; ki < nk; ki++) {
             tu_note("curve %s, kernel %s, field", c->name, ks[ki]->name);
             test_field(ks[ki], c, r);
+        }
+        if (act) {
+            tu_note("curve %s, kernel %s against the model", c->name, act->name);
+            test_vs_model(act, c, r);
         }
         for (size_t count = 1; count <= MAXC; count++) {
             if (ci && count != 1 && count != 8 && count != 9 && count != 17) continue;
