@@ -570,3 +570,7 @@ void bench_suite_mb(bench_ctx *c) {
     if (bench_op(c, "rsa_sign")) rsa_sig_op(c, 0);
     if (bench_op(c, "rsa_verify")) rsa_sig_op(c, 1);
 }
+
+/* The zmm madd52 throughput loop for the other suites' bound records (suite_ec_mb.c):
+ * trips x 12 independent vpmadd52luq. */
+void bench_loop_madd52_zmm(uint64_t trips) { loop_madd52_zmm(trips); }

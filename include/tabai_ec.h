@@ -144,6 +144,59 @@ TABAI_API tabai_status tabai_x25519_base(uint8_t out[32], const uint8_t k[32]);
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANDOM. */
 TABAI_API tabai_status tabai_x25519_keypair(uint8_t sk[32], uint8_t pk[32]);
 
+/* ---- batches: many operations of one curve in one call ----
+ * At tier ifma, P-256, P-384 and secp256k1 run in groups of 8, one operation per 64-bit
+ * lane of a zmm register (radix 2^52, vpmadd52luq/huq: Bos, Montgomery, Shumow, Zaverucha,
+ * SAC 2013, Algorithm 2; the complete formulas of Renes, Costello, Batina 2016), a last
+ * partial group padded with dummy lanes; at the tiers below, and for P-521, every item goes
+ * through its single-operation function. Either way every item's output and status are
+ * those of its single-operation twin (same bytes: RFC 6979 nonces included). Arrays hold
+ * one entry per item (count may be 0). Each item has its own status in st[i]; an item's bad
+ * input fails that item alone and leaves its output unwritten. Returns TABAI_OK if every
+ * item succeeded, else the status of the first failed item; TABAI_ERR_CURVE (unknown curve)
+ * and TABAI_ERR_NULL (st or an array NULL with count > 0) before anything is written. */
+
+/** pk[i] = sk[i] G for i < count: tabai_ec_public_key for many keys, all in the form
+ *  pk_len chooses (1 + 2L uncompressed, 1 + L compressed; TABAI_ERR_SIZE for the whole call
+ *  otherwise). Per item: TABAI_ERR_NULL, TABAI_ERR_SCALAR. Time: constant in sk[i]. */
+TABAI_API tabai_status tabai_ec_public_key_batch(tabai_curve c, size_t count, tabai_status st[],
+                                                 uint8_t *const pk[], size_t pk_len,
+                                                 const uint8_t *const sk[]);
+/** count key pairs from getrandom (tabai_ec_keypair's rejection sampling per item):
+ *  sk[i][Ln], pk[i][1 + 2L] uncompressed. Per item: TABAI_ERR_NULL, TABAI_ERR_RANDOM.
+ *  Time: constant in the private keys. */
+TABAI_API tabai_status tabai_ec_keypair_batch(tabai_curve c, size_t count, tabai_status st[],
+                                              uint8_t *const sk[], uint8_t *const pk[]);
+/** secret[i][L] = x(sk[i] Q_i), Q_i the SEC1 key peer_pk[i][peer_len[i]] (validated): the
+ *  ECDH primitive of tabai_ecdh (SEC 1 v2 3.3.1) for many pairs. Per item:
+ *  TABAI_ERR_NULL, TABAI_ERR_POINT, TABAI_ERR_SCALAR (in that order, as tabai_ecdh).
+ *  Time: constant in sk[i]. */
+TABAI_API tabai_status tabai_ecdh_batch(tabai_curve c, size_t count, tabai_status st[],
+                                        uint8_t *const secret[], const uint8_t *const sk[],
+                                        const uint8_t *const peer_pk[], const size_t peer_len[]);
+/** sig[i][2 Ln] = r || s: tabai_ecdsa_sign_digest of digest[i][digest_len[i]] with sk[i]
+ *  for many items, one hash h and flags for all; extra may be NULL (no additional data),
+ *  else extra[i][extra_len[i]] as RFC 6979 3.6's k'. The signatures are byte for byte
+ *  those of tabai_ecdsa_sign_digest. Per item: its errors. Time: constant in sk[i] and the
+ *  nonces. */
+TABAI_API tabai_status tabai_ecdsa_sign_batch(tabai_curve c, size_t count, tabai_status st[],
+                                              uint8_t *const sig[], const uint8_t *const sk[],
+                                              const uint8_t *const digest[],
+                                              const size_t digest_len[], tabai_hash h,
+                                              const uint8_t *const extra[],
+                                              const size_t extra_len[], unsigned flags);
+/** st[i] = tabai_ecdsa_verify_digest_vartime(pk[i], digest[i], sig[i]) for i < count (flags
+ *  for all): TABAI_OK for a valid signature, else TABAI_ERR_NULL, TABAI_ERR_POINT or
+ *  TABAI_ERR_SIGNATURE. Time: variable (public inputs only). */
+TABAI_API tabai_status tabai_ecdsa_verify_batch_vartime(tabai_curve c, size_t count,
+                                                        tabai_status st[],
+                                                        const uint8_t *const pk[],
+                                                        const size_t pk_len[],
+                                                        const uint8_t *const digest[],
+                                                        const size_t digest_len[],
+                                                        const uint8_t *const sig[],
+                                                        unsigned flags);
+
 #ifdef __cplusplus
 }
 #endif

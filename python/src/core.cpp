@@ -1253,6 +1253,103 @@ static bool ec_verify_digest(int c, nb::bytes pk, nb::bytes digest, nb::bytes si
     return true;
 }
 
+// ---- the batches (tabai_ec.h): lists in, lists out, the GIL released during the call ----
+static std::vector<const uint8_t *> ec_ptrs(const std::vector<nb::bytes> &v) {
+    std::vector<const uint8_t *> p(v.size());
+    for (size_t i = 0; i < v.size(); i++) p[i] = u8(v[i]);
+    return p;
+}
+static std::vector<size_t> ec_lens(const std::vector<nb::bytes> &v) {
+    std::vector<size_t> l(v.size());
+    for (size_t i = 0; i < v.size(); i++) l[i] = v[i].size();
+    return l;
+}
+static void ec_same_count(size_t a, size_t b, const char *fn) {
+    if (a != b) {
+        std::string msg = std::string(fn) + "(): the lists differ in length";
+        throw nb::value_error(msg.c_str());
+    }
+}
+// One status per item: None for an item that failed, else its output.
+static nb::list ec_outputs(const std::vector<tabai_status> &st, const std::vector<uint8_t> &buf,
+                           size_t len) {
+    nb::list out;
+    for (size_t i = 0; i < st.size(); i++) {
+        if (st[i] == TABAI_OK) out.append(mkbytes(buf.data() + i * len, len));
+        else out.append(nb::none());
+    }
+    return out;
+}
+
+static nb::list ec_ecdh_batch(int c, const std::vector<nb::bytes> &sks,
+                              const std::vector<nb::bytes> &pks) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    ec_same_count(sks.size(), pks.size(), "exchange_batch");
+    size_t count = sks.size();
+    for (const auto &k : sks) ec_len(k, Ln, "exchange_batch", "a private key");
+    auto skp = ec_ptrs(sks), pkp = ec_ptrs(pks);
+    auto pkl = ec_lens(pks);
+    std::vector<uint8_t> buf(count * L + 1);
+    std::vector<uint8_t *> outp(count);
+    for (size_t i = 0; i < count; i++) outp[i] = buf.data() + i * L;
+    std::vector<tabai_status> st(count);
+    {
+        nb::gil_scoped_release release;
+        tabai_ecdh_batch(cv, count, st.data(), outp.data(), skp.data(), pkp.data(), pkl.data());
+    }
+    nb::list out = ec_outputs(st, buf, L);
+    tabai_wipe(buf.data(), buf.size());
+    return out;
+}
+
+static nb::list ec_sign_batch(int c, const std::vector<nb::bytes> &sks,
+                              const std::vector<nb::bytes> &digests, int hash, unsigned flags) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    ec_same_count(sks.size(), digests.size(), "sign_batch");
+    size_t count = sks.size();
+    for (const auto &k : sks) ec_len(k, Ln, "sign_batch", "a private key");
+    auto skp = ec_ptrs(sks), dgp = ec_ptrs(digests);
+    auto dgl = ec_lens(digests);
+    std::vector<uint8_t> buf(count * 2 * Ln + 1);
+    std::vector<uint8_t *> outp(count);
+    for (size_t i = 0; i < count; i++) outp[i] = buf.data() + i * 2 * Ln;
+    std::vector<tabai_status> st(count);
+    {
+        nb::gil_scoped_release release;
+        tabai_ecdsa_sign_batch(cv, count, st.data(), outp.data(), skp.data(), dgp.data(),
+                               dgl.data(), (tabai_hash)hash, nullptr, nullptr, flags);
+    }
+    for (size_t i = 0; i < count; i++)
+        if (st[i] == TABAI_ERR_KERNEL)
+            throw nb::value_error("sign_batch(): unknown hash id, or the hash library failed");
+    return ec_outputs(st, buf, 2 * Ln);
+}
+
+// True for a valid signature, False otherwise (a bad public key or signature included).
+static std::vector<bool> ec_verify_batch(int c, const std::vector<nb::bytes> &pks,
+                                         const std::vector<nb::bytes> &digests,
+                                         const std::vector<nb::bytes> &sigs, unsigned flags) {
+    size_t L, Ln;
+    tabai_curve cv = ec_curve_arg(c, &L, &Ln);
+    ec_same_count(pks.size(), digests.size(), "verify_batch");
+    ec_same_count(pks.size(), sigs.size(), "verify_batch");
+    size_t count = pks.size();
+    for (const auto &s : sigs) ec_len(s, 2 * Ln, "verify_batch", "a signature r || s");
+    auto pkp = ec_ptrs(pks), dgp = ec_ptrs(digests), sgp = ec_ptrs(sigs);
+    auto pkl = ec_lens(pks), dgl = ec_lens(digests);
+    std::vector<tabai_status> st(count);
+    {
+        nb::gil_scoped_release release;
+        tabai_ecdsa_verify_batch_vartime(cv, count, st.data(), pkp.data(), pkl.data(),
+                                         dgp.data(), dgl.data(), sgp.data(), flags);
+    }
+    std::vector<bool> ok(count);
+    for (size_t i = 0; i < count; i++) ok[i] = st[i] == TABAI_OK;
+    return ok;
+}
+
 static nb::bytes ec_point_mul(int c, nb::bytes k, nb::bytes pt) {
     size_t L;
     tabai_curve cv = ec_curve_arg(c, &L, nullptr);
@@ -1349,6 +1446,20 @@ static void def_ec(nb::module_ &m) {
           "True if sig = r || s (2 Ln bytes) is a valid ECDSA signature of digest for the SEC1 "
           "key pk, False if not (r or s out of range included); flags 1 rejects a high S. "
           "Raises ValueError for a bad public key or signature length. Variable time.");
+    m.def("ecdh_batch", &ec_ecdh_batch, "curve"_a, "sks"_a, "pks"_a,
+          "ECDH for many pairs (tabai_ecdh_batch): a list of L-byte secrets, None for an item "
+          "with a bad scalar or peer key. Raises ValueError for lists of different lengths or "
+          "a private key of the wrong length. Constant time in the private keys.");
+    m.def("ecdsa_sign_batch", &ec_sign_batch, "curve"_a, "sks"_a, "digests"_a, "hash"_a,
+          "flags"_a,
+          "ECDSA signatures r || s of many digests (tabai_ecdsa_sign_batch), byte for byte "
+          "those of ecdsa_sign_digest; None for an item with a bad scalar. Raises ValueError "
+          "for a bad hash id or list lengths. Constant time in the keys and nonces.");
+    m.def("ecdsa_verify_batch", &ec_verify_batch, "curve"_a, "pks"_a, "digests"_a, "sigs"_a,
+          "flags"_a,
+          "A list of booleans: True where sig = r || s is valid for the digest and the SEC1 "
+          "key (tabai_ecdsa_verify_batch_vartime). Raises ValueError for list lengths or a "
+          "signature of the wrong length. Variable time.");
     m.def("ec_point_mul", &ec_point_mul, "curve"_a, "k"_a, "point"_a,
           "k*P for big-endian k bytes (any length, reduced mod n) and a SEC1 point (b'\\x00' "
           "for infinity): 1 + 2L bytes, all zero for infinity. Raises ValueError for an "

@@ -280,6 +280,17 @@ def ecdsa_verify_digest(curve: int, pk: bytes, digest: bytes, sig: bytes, flags:
     """True if sig = r || s verifies; False if not. ValueError for a bad key or length.
     Variable time."""
 
+def ecdh_batch(curve: int, sks: list[bytes], pks: list[bytes]) -> list[bytes | None]:
+    """x(d_i*Q_i) for every pair (None for a bad item). Constant time in the keys."""
+
+def ecdsa_sign_batch(curve: int, sks: list[bytes], digests: list[bytes], hash: int,
+                     flags: int) -> list[bytes | None]:
+    """r || s for every item, as ecdsa_sign_digest (None for a bad scalar). Constant time."""
+
+def ecdsa_verify_batch(curve: int, pks: list[bytes], digests: list[bytes], sigs: list[bytes],
+                       flags: int) -> list[bool]:
+    """True where sig_i = r || s verifies for pk_i. Variable time."""
+
 def ec_point_mul(curve: int, k: bytes, point: bytes) -> bytes:
     """k*P (1 + 2L bytes; all zero for infinity). Constant time in k."""
 

@@ -11,6 +11,7 @@
 
 #include "ec.h"
 #include "field.h"
+#include "mb.h"
 
 #define L9 TABAI_EC_LIMBS
 
@@ -189,7 +190,7 @@ tabai_status tabai_ec_public_key(tabai_curve cv, uint8_t *pk, size_t pk_len, con
 }
 
 /* n bytes from the operating system's generator (getrandom, retried on EINTR/short). */
-static int os_random(uint8_t *buf, size_t len) {
+int tabai_ec_os_random(uint8_t *buf, size_t len) {
     size_t got = 0;
     while (got < len) {
         ssize_t r = getrandom(buf + got, len - got, 0);
@@ -212,7 +213,7 @@ tabai_status tabai_ec_keypair(tabai_curve cv, uint8_t *sk, uint8_t *pk) {
     /* rejection sampling (FIPS 186-5 A.2.2): the top bits above qbits cleared; a candidate
      * outside [1, q-1] is dropped (whether one was dropped is public, not its value) */
     for (int tries = 0; tries < 128; tries++) {
-        if (!os_random(buf, Ln)) break;
+        if (!tabai_ec_os_random(buf, Ln)) break;
         buf[0] &= (uint8_t)(0xff >> (8 * Ln - c->qbits));
         if (!scalar_load(c, d, buf)) continue;
         tabai_status st = tabai_ec_public_key(cv, pk, 1 + 2 * c->bytes, buf);
@@ -431,12 +432,28 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
     return st;
 }
 
-tabai_status tabai_ecdsa_sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t *sk,
-                                     const uint8_t *digest, size_t digest_len, tabai_hash h,
-                                     const uint8_t *extra, size_t extra_len, unsigned flags) {
+/* The first RFC 6979 candidate k in [1, q-1] (the nonce sign_with tries first). */
+static tabai_status nonce_first(const tabai_ec_curve *c, drbg *g, uint64_t *k) {
+    size_t Ln = scalar_bytes(c);
+    for (int tries = 0; tries < 64; tries++) {
+        if (tries && !drbg_step(g, 0, NULL, NULL, Ln, NULL, 0)) break;
+        if (!drbg_next(g, c, k)) break;
+        if (tabai_declassify(tabai_lt_n(k, c->q, c->n) & (1 ^ fe_is_zero(k, c->n))))
+            return TABAI_OK;
+    }
+    return TABAI_ERR_FAULT;
+}
+
+/* tabai_ecdsa_sign_digest, or with kout: d, e and the first nonce into dout, eout, kout
+ * (src/ec/mb.h) instead of signing. */
+static tabai_status sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t *sk,
+                                const uint8_t *digest, size_t digest_len, tabai_hash h,
+                                const uint8_t *extra, size_t extra_len, unsigned flags,
+                                uint64_t *dout, uint64_t *eout, uint64_t *kout) {
     const tabai_ec_curve *c = tabai_ec_curve_get(cv);
     if (!c) return TABAI_ERR_CURVE;
-    if (!sig || !sk || (!digest && digest_len) || (!extra && extra_len)) return TABAI_ERR_NULL;
+    if ((!sig && !kout) || !sk || (!digest && digest_len) || (!extra && extra_len))
+        return TABAI_ERR_NULL;
     const char *hn = hash_name(h);
     if (!hn) return TABAI_ERR_KERNEL;
     tabai_ec_ctx x;
@@ -468,7 +485,8 @@ tabai_status tabai_ecdsa_sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t
     tabai_status st = TABAI_ERR_KERNEL;
     if (drbg_step(&g, 0, xo, ho, Ln, extra, extra_len) &&
         drbg_step(&g, 1, xo, ho, Ln, extra, extra_len)) {
-        st = sign_with(&x, &g, sig, d, e, flags);
+        st = kout ? nonce_first(c, &g, kout) : sign_with(&x, &g, sig, d, e, flags);
+        if (kout && st == TABAI_OK) memcpy(dout, d, n * 8), memcpy(eout, e, n * 8);
         if (st == TABAI_ERR_FAULT) st = TABAI_ERR_KERNEL; /* the HMAC failed */
     }
     if (g.buf != small) free(g.buf);
@@ -478,6 +496,25 @@ tabai_status tabai_ecdsa_sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t
     tabai_wipe(xo, sizeof xo);
     tabai_wipe(d, sizeof d);
     return st;
+}
+
+tabai_status tabai_ecdsa_sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t *sk,
+                                     const uint8_t *digest, size_t digest_len, tabai_hash h,
+                                     const uint8_t *extra, size_t extra_len, unsigned flags) {
+    return sign_digest(cv, sig, sk, digest, digest_len, h, extra, extra_len, flags, NULL, NULL,
+                       NULL);
+}
+
+tabai_status tabai_ec_sign_prepare(tabai_curve cv, uint64_t *d, uint64_t *e, uint64_t *k,
+                                   const uint8_t *sk, const uint8_t *digest, size_t digest_len,
+                                   tabai_hash h, const uint8_t *extra, size_t extra_len) {
+    return sign_digest(cv, NULL, sk, digest, digest_len, h, extra, extra_len, 0, d, e, k);
+}
+
+void tabai_ec_digest_scalar(const tabai_ec_curve *c, uint64_t *e, const uint8_t *digest,
+                            size_t digest_len) {
+    bits2int(c, e, digest, digest_len);
+    reduce_once(c, e);
 }
 
 /* 1 <= v < q for a public v[n]. */

@@ -63,14 +63,14 @@ int main(void) {
         p[n - 1] |= (uint64_t)1 << ((bitsz[si] - 1) % 64);
         p[0] |= 1;
         tabai_ohta ctx;
-        tabai_ohta_init(&ctx, p, n);
+        (void)!tabai_ohta_init(&ctx, p, n);
         for (size_t i = 0; i < n; i++) {
             a[i] = p[i] >> 1;
             b[i] = (p[i] >> 2) ^ 0x5555;
         }
         b[n - 1] = p[n - 1] >> 2;
         uint64_t r2[TABAI_MAX_LIMBS];
-        tabai_ohta_mul_with(TABAI_KERNEL_AUTO, &ctx, r2, a, b); /* reference (checks ranges) */
+        (void)!tabai_ohta_mul_with(TABAI_KERNEL_AUTO, &ctx, r2, a, b); /* reference (checks ranges) */
         void (*cs[3])(const tabai_ohta *, uint64_t *, const uint64_t *, const uint64_t *) = {
             tabai_ohta_mul_cs2_generic, tabai_ohta_mul_cs3_generic, tabai_ohta_mul_cs4_generic};
         for (int k = 0; k < 4; k++) {

@@ -457,7 +457,7 @@ static void powmod_any_errors(void) {
     /* inv_prime allocation failure */
     static tabai_mont mc;
     tu_modulus(m, n, TU_MOD_UNIFORM, TU_ODD);
-    tabai_mont_init(&mc, m, n);
+    (void)!tabai_mont_init(&mc, m, n);
     tu_operand(b, m, n, TU_OP_UNIFORM);
     if (!(b[0] | b[1] | b[2])) b[0] = 1;
     RN = n;
@@ -530,7 +530,7 @@ static void misc_errors(void) {
     tu_buf_free(R);
     static tabai_ohta oc;
     uint64_t p[4] = {0x1234567, 0, 0, 0x10};
-    tabai_ohta_init(&oc, p, 4);
+    (void)!tabai_ohta_init(&oc, p, 4);
     RN = 4;
     R = tu_buf_new(RN);
     EXPECT(tabai_ohta_mul_with(TABAI_KERNEL_C16, &oc, R, a, b), TABAI_ERR_KERNEL,
@@ -667,7 +667,7 @@ static void alloc_failures(void) {
     uint64_t pl[IN + 1] = {0};
     tu_from_mpz(pl, IN + 1, p);
     if (pl[IN] == 0) {
-        tabai_mont_init(&in_mc, pl, IN);
+        (void)!tabai_mont_init(&in_mc, pl, IN);
         tu_operand(in_b, pl, IN, TU_OP_UNIFORM);
         in_b[0] |= 1;
         inject("tabai_mont_inv_prime", e_inv_prime);

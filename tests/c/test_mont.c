@@ -124,7 +124,7 @@ static int check_init(tabai_mont *ctx, const uint64_t *p, size_t n) {
     mpz_set(T, R), want_of(w, T, n);
     TU_CHECK(tu_eq_n(ctx->one, w, n), "tabai_mont_init: one = R mod p", n, TU_V("p", p, n),
              TU_V("got", ctx->one, n), TU_V("want", w, n));
-    TU_CHECK(ctx->tier == (int)tabai_cpu_tier(), "tabai_mont_init: tier of the kernels", n,
+    TU_CHECK(ctx->tier == tabai_cpu_tier(), "tabai_mont_init: tier of the kernels", n,
              TU_V("p", p, n));
     /* leading zero limbs are stripped */
     tabai_mont c2;

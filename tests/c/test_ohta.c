@@ -146,7 +146,7 @@ static int check_init(tabai_ohta *ctx, const uint64_t *p, size_t n) {
              "tabai_ohta_init with leading zero limbs", n, TU_V("p", p, n));
     size_t z = tu_below(4), len = 8 * n + z;
     uint8_t *be = calloc(len, 1);
-    tabai_to_bytes(be + z, 8 * n, p, n);
+    (void)!tabai_to_bytes(be + z, 8 * n, p, n);
     s = tabai_ohta_init_bytes(&c2, be, len);
     TU_CHECK(s == TABAI_OK && c2.n == n && tu_eq_n(c2.p, p, n) && tu_eq_n(c2.k, ctx->k, n + 1),
              "tabai_ohta_init_bytes", n, TU_V("p", p, n));

@@ -184,8 +184,8 @@ static void check_errors(size_t n) {
     tu_modulus(p, n, TU_MOD_UNIFORM, TU_ODD);
     static tabai_mont mc;
     static tabai_ohta oc;
-    tabai_mont_init(&mc, p, n);
-    tabai_ohta_init(&oc, p, n);
+    (void)!tabai_mont_init(&mc, p, n);
+    (void)!tabai_ohta_init(&oc, p, n);
     tu_operand(a1, p, n, TU_OP_UNIFORM), tu_operand(a2, p, n, TU_OP_UNIFORM);
     size_t sl = tabai_powmod2_scratch_limbs(n, 30, 30);
     uint64_t *scratch = malloc(sl * 8), *r = tu_buf_new(n);

@@ -38,16 +38,16 @@ static void *worker(void *arg) {
     size_t id = (size_t)(r - res);
     pthread_barrier_wait(&start);
     r->brand = tabai_cpu_brand(); /* every thread's first call: all race for the first fill */
-    if (id == 0) tabai_cpu_set_tier(TABAI_TIER_GENERIC);
+    if (id == 0) (void)!tabai_cpu_set_tier(TABAI_TIER_GENERIC);
     (void)tabai_cpu_tier();
     r->features = tabai_cpu_features();
     tabai_mont ctx;
     r->st_init = tabai_mont_init(&ctx, P, N);
     uint64_t am[N], bm[N], t[N];
-    tabai_mont_to(&ctx, am, A);
-    tabai_mont_to(&ctx, bm, B);
+    (void)!tabai_mont_to(&ctx, am, A);
+    (void)!tabai_mont_to(&ctx, bm, B);
     r->st_mul = tabai_mont_mul(&ctx, t, am, bm);
-    tabai_mont_from(&ctx, r->mul, t);
+    (void)!tabai_mont_from(&ctx, r->mul, t);
     r->st_pow = tabai_powmod(r->pow, A, E, 64 * N, P, N);
     return NULL;
 }

@@ -401,7 +401,7 @@ static void test_dispatch(int valgrind) {
             failures++;
             fprintf(stderr, "FAIL: 2048-bit context does not use mont_mul_n_bmi2\n");
         }
-        tabai_mont_mul(&ctx, r, a, a);
+        (void)!tabai_mont_mul(&ctx, r, a, a);
         tabai_mont_mul_n_generic(want, a, a, p, ctx.pinv, 32);
         cmpn("api mont_mul 2048", 32, r, want, 32);
     }

@@ -36,6 +36,7 @@
 #include "../../src/mb/mb.h"
 #include "../../src/ec/ec.h"
 #include "../../src/ec/field.h"
+#include "../../src/ec/mb.h"
 #include "tabai_ec.h"
 #include "testutil.h"
 
@@ -878,7 +879,7 @@ static void test_powmod_base(const modulus *md, int round) {
     const size_t n = md->n, ebits = round ? 257 : 64 * n - 5, el = (ebits + 63) / 64;
     if (n > 64) return;
     tabai_mont mc;
-    tabai_mont_init(&mc, md->p, n);
+    (void)!tabai_mont_init(&mc, md->p, n);
     const unsigned rows = tabai_powmod_base_rows(ebits);
     const size_t tl = tabai_powmod_base_table_limbs(n, rows);
     uint64_t g[MAXN], e[2 * MAXN], r[MAXN], *tab = malloc(L8(tl));
@@ -898,6 +899,57 @@ static void test_powmod_base(const modulus *md, int round) {
              TU_V("e", e, el), TU_V("p", md->p, n));
     mpz_clears(p, x, y, z, NULL);
     free(tab);
+}
+
+/* ---- the eight-lane curve batches on the portable model of the lanes (the IFMA body over
+ * C; valgrind cannot run AVX-512): P-256 and secp256k1, nine items (a full group and a
+ * padded one), the private scalars secret; results checked against the single functions ---- */
+static void test_ec_mb(int round) {
+    static const tabai_curve curves[] = {TABAI_CURVE_P256, TABAI_CURVE_SECP256K1};
+    const tabai_ec_r52_kernel *k = &tabai_ec_r52_mb8_generic;
+    enum { NI = 9 };
+    for (size_t ci = 0; ci < sizeof curves / sizeof curves[0]; ci++) {
+        tabai_curve c = curves[ci];
+        size_t L = tabai_ec_field_bytes(c), PL = 1 + 2 * L;
+        uint8_t sk[NI][32], pk[NI][65], peer[NI][65], out[NI][64], ref[64], dg[NI][32];
+        const uint8_t *skp[NI], *peerp[NI], *dgp[NI];
+        uint8_t *outp[NI], *pkp[NI];
+        size_t plen[NI], dlen[NI];
+        tabai_status st[NI];
+        for (int i = 0; i < NI; i++) {
+            uint8_t t[32];
+            TU_CHECK(tabai_ec_keypair(c, sk[i], pk[i]) == TABAI_OK &&
+                     tabai_ec_keypair(c, t, peer[i]) == TABAI_OK, "ec keypair", 0, TU_NOV);
+            for (int b = 0; b < 32; b++) dg[i][b] = (uint8_t)tu_rand();
+            skp[i] = sk[i], peerp[i] = peer[i], dgp[i] = dg[i], outp[i] = out[i], pkp[i] = pk[i];
+            plen[i] = PL, dlen[i] = 32;
+            if (round) sk[i][L - 1] |= 1;
+        }
+        SECRET(sk, sizeof sk);
+        tabai_ecdh_batch_with(k, c, NI, st, outp, skp, peerp, plen);
+        PUBLIC(out, sizeof out);
+        PUBLIC(st, sizeof st);
+        for (int i = 0; i < NI; i++) {
+            PUBLIC(sk[i], 32);
+            tabai_ecdh(c, ref, sk[i], peer[i], PL);
+            TU_CHECK(st[i] == TABAI_OK && !memcmp(ref, out[i], L), "ecdh_batch (lanes)", 0, TU_NOV);
+        }
+        SECRET(sk, sizeof sk);
+        tabai_ec_public_key_batch_with(k, c, NI, st, pkp, PL, skp);
+        PUBLIC(pk, sizeof pk);
+        PUBLIC(st, sizeof st);
+        for (int i = 0; i < NI; i++)
+            TU_CHECK(st[i] == TABAI_OK && tabai_ec_public_key_check(c, NULL, pk[i], PL) == TABAI_OK,
+                     "public_key_batch (lanes)", 0, TU_NOV);
+        tabai_ecdsa_sign_batch_with(k, c, NI, st, outp, skp, dgp, dlen, TABAI_HASH_SHA256, NULL,
+                                    NULL, round ? TABAI_ECDSA_LOW_S : 0);
+        PUBLIC(out, sizeof out);
+        PUBLIC(st, sizeof st);
+        PUBLIC(sk, sizeof sk);
+        for (int i = 0; i < NI; i++)
+            TU_CHECK(st[i] == TABAI_OK && tabai_ecdsa_verify_digest_vartime(c, pk[i], PL, dg[i], 32,
+                     out[i], 0) == TABAI_OK, "sign_batch (lanes) verifies", 0, TU_NOV);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -931,6 +983,10 @@ int main(int argc, char **argv) {
     for (size_t round = 0; round < rounds; round++) test_ec((int)(round % 2));
     test_ec_inv();
     printf("elliptic curves: done, %llu checks, %llu failures\n", tu_checks, tu_failures);
+    test_ec_mb(0);
+    test_ec_mb(1);
+    printf("elliptic-curve batches on the model lanes: done, %llu checks, %llu failures\n",
+           tu_checks, tu_failures);
     fflush(stdout);
     for (size_t round = 0; round < rounds; round++) test_batch((int)(round % 2));
     test_rsa2048(0);
