@@ -79,7 +79,7 @@ static void bench_x25519(bench_ctx *c) {
         memcmp(a.out, want, 32))
         bench_fail("x25519: tabai and OpenSSL disagree");
     bench_impl im[] = {
-        {"tabai", "generic", "x25519", run_x25519_tabai, NULL, &a, 1},
+        {"tabai", tabai_cpu_name(), "x25519", run_x25519_tabai, NULL, &a, 1},
         {"openssl", NULL, "EVP_PKEY_derive", run_x25519_ossl, NULL, &b, 1},
     };
     bench_measure(c, &cs, im, 2);
