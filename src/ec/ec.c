@@ -272,8 +272,8 @@ tabai_status tabai_ecdh(tabai_curve cv, uint8_t *secret, const uint8_t *sk,
 
 /* ---- ECDSA ---- */
 
-/* bits2int (RFC 6979 2.3.2): the leftmost qbits bits of buf[len] as an integer into r[n]
- * (n limbs; the shift is public: it depends on lengths only). */
+/* bits2int (RFC 6979 2.3.2): the leftmost qbits bits of buf[len] as an integer into r, an
+ * array of L9 limbs (zero above n; the shift is public: it depends on lengths only). */
 static void bits2int(const tabai_ec_curve *c, uint64_t *r, const uint8_t *buf, size_t len) {
     size_t Ln = scalar_bytes(c), n = c->n;
     memset(r, 0, L9 * 8);
@@ -372,7 +372,7 @@ static int drbg_step(drbg *g, uint8_t sep, const uint8_t *xo, const uint8_t *ho,
     return ok;
 }
 
-/* The next candidate T (RFC 6979 3.2 h): k = bits2int(T) into k[n]. */
+/* The next candidate T (RFC 6979 3.2 h): k = bits2int(T) into k[L9]. */
 static int drbg_next(drbg *g, const tabai_ec_curve *c, uint64_t *k) {
     uint8_t t[144];
     size_t tl = 0, need = scalar_bytes(c);
@@ -432,16 +432,23 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
     return st;
 }
 
-/* The first RFC 6979 candidate k in [1, q-1] (the nonce sign_with tries first). */
-static tabai_status nonce_first(const tabai_ec_curve *c, drbg *g, uint64_t *k) {
+/* The first RFC 6979 candidate k in [1, q-1] (the nonce sign_with tries first) into
+ * kout[n]: drbg_next fills a whole L9-limb array, so it works on a local one. */
+static tabai_status nonce_first(const tabai_ec_curve *c, drbg *g, uint64_t *kout) {
     size_t Ln = scalar_bytes(c);
+    uint64_t k[L9];
+    tabai_status st = TABAI_ERR_FAULT;
     for (int tries = 0; tries < 64; tries++) {
         if (tries && !drbg_step(g, 0, NULL, NULL, Ln, NULL, 0)) break;
         if (!drbg_next(g, c, k)) break;
-        if (tabai_declassify(tabai_lt_n(k, c->q, c->n) & (1 ^ fe_is_zero(k, c->n))))
-            return TABAI_OK;
+        if (tabai_declassify(tabai_lt_n(k, c->q, c->n) & (1 ^ fe_is_zero(k, c->n)))) {
+            memcpy(kout, k, c->n * 8);
+            st = TABAI_OK;
+            break;
+        }
     }
-    return TABAI_ERR_FAULT;
+    tabai_wipe(k, sizeof k);
+    return st;
 }
 
 /* tabai_ecdsa_sign_digest, or with kout: d, e and the first nonce into dout, eout, kout
@@ -513,8 +520,10 @@ tabai_status tabai_ec_sign_prepare(tabai_curve cv, uint64_t *d, uint64_t *e, uin
 
 void tabai_ec_digest_scalar(const tabai_ec_curve *c, uint64_t *e, const uint8_t *digest,
                             size_t digest_len) {
-    bits2int(c, e, digest, digest_len);
-    reduce_once(c, e);
+    uint64_t t[L9]; /* bits2int fills a whole L9-limb array; e holds n limbs */
+    bits2int(c, t, digest, digest_len);
+    reduce_once(c, t);
+    memcpy(e, t, c->n * 8);
 }
 
 /* 1 <= v < q for a public v[n]. */
