@@ -103,7 +103,7 @@ static const vcase cases[] = {
     {"sqr_n_generic with r overlapping a", c_sqr_n_overlap, "kara.c"},
     {"redc_blocks with t >= p R", c_redc_t_ge_pR, "redc.c"},
     {"ohta_mul_unchecked with a = p", c_ohta_a_ge_p, "ohta.c"},
-    {"mul_rd_generic with a digit >= 2^bits", c_rd_digit_too_big, "digits.c"},
+    {"mul_rd_generic with a digit >= 2^bits", c_rd_digit_too_big, "mul_generic.c"},
     {"tabai_mont_mul on a context with rr = p", c_mont_ctx_rr_not_reduced, "mont.c"},
     {"tabai_ohta_mul on a context with K's top limb 0", c_ohta_ctx_corrupt, "ohta.c"},
     {"ohta_mul_unchecked with K too small (f >= 3p)", c_ohta_k_too_small, "lt_kp(f, p, n, 3)"},
