@@ -1,4 +1,4 @@
-/* The core operations of issue 2, tabai (every tier) beside GMP and OpenSSL:
+/* The core operations, tabai (every tier) beside GMP and OpenSSL:
  *   mul       r[2n] = a*b              tabai mul[slot] per tier    | GMP mpn_mul_n
  *   sqr       r[2n] = a^2              tabai sqr[slot] per tier    | GMP mpn_sqr
  *   mont_mul  x = x*b/R mod p (chain)  tabai mont_mul[slot]        | OpenSSL BN_mod_mul_montgomery

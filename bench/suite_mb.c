@@ -1,4 +1,4 @@
-/* The multi-buffer kernels (issue 4, seed 001) in the benchmark:
+/* The multi-buffer kernels (seed 001) in the benchmark:
  *
  *   mont_mul_mb  on every selected modulus of at most 4096 bits: one Montgomery product,
  *                `ns` = the time of one call of a kernel / its lanes (every lane the same

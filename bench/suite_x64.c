@@ -1,4 +1,4 @@
-/* The tier bmi2 kernels (src/x64, issue 3) in the benchmark. The core suite already times
+/* The tier bmi2 kernels (src/x64) in the benchmark. The core suite already times
  * mul and sqr per tier beside GMP for every selected limb count, and the Montgomery kernels on
  * the embedded moduli; this suite adds what the x64 report needs beside them:
  *

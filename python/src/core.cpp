@@ -770,7 +770,7 @@ static void def_field_methods(nb::class_<T> &c) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Batches (issue 4): lists of ints in, a list of ints out; the C batch API does the rest
+// Batches: lists of ints in, a list of ints out; the C batch API does the rest
 // (groups of 8 through the AVX-512 IFMA kernels at tier ifma, else the scalar loop).
 // ---------------------------------------------------------------------------------------
 static std::vector<nb::object> seq_ints(nb::handle seq, const char *fn, const char *arg) {

@@ -115,7 +115,7 @@ def _mb_pairs(data: Dict[str, Any]) -> List[Tuple[str, str]]:
 
 
 def plot_mb(data: Dict[str, Any], path: os.PathLike) -> Path | None:
-    """The multi-buffer figure (issue 4, in the style of seed 001's throughput slide), if the
+    """The multi-buffer figure (in the style of seed 001's throughput slide), if the
     result has mont_mul_mb records: left, Montgomery products per second per core against the
     bit length for every kernel (solid) and its instruction-count bound (dashed); right, the
     speed-up of IFMA over the 32-bit AVX-512F baseline (same vector width) with the seed's

@@ -1,4 +1,4 @@
-/* The batch API of include/tabai.h (issue 4): argument checks, then groups of L lanes
+/* The batch API of include/tabai.h: argument checks, then groups of L lanes
  * through a multi-buffer kernel (mb.h), or a loop over the scalar path when there is none;
  * the groups split across threads (tabai_mb_parallel). Every buffer that held operands,
  * exponents or moduli is wiped before it is freed (the RSA layer runs its secret half-size

@@ -1,4 +1,4 @@
-/* The multi-buffer layer (issue 4): lane layout conversions, per-lane Montgomery constants,
+/* The multi-buffer layer: lane layout conversions, per-lane Montgomery constants,
  * the portable reference kernel and the constant-time multi-buffer exponentiation. The
  * vector products are the kernels of src/ifma and src/avx512 (list in kernels.c); everything
  * here is portable C with the generic flags. Layout and contracts: mb.h. */

@@ -1,4 +1,4 @@
-/* Multi-buffer Montgomery arithmetic (issue 4, seed 001): L independent operations side by
+/* Multi-buffer Montgomery arithmetic (seed 001): L independent operations side by
  * side, one per 64-bit vector lane, in a reduced radix 2^w (w = 52 for AVX-512 IFMA,
  * w = 32 for the AVX-512F vpmuludq baseline).
  *

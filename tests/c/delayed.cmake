@@ -1,4 +1,4 @@
-# The seeds' delayed-carry kernels (issue 5), included from tests/c/CMakeLists.txt:
+# The seeds' delayed-carry kernels, included from tests/c/CMakeLists.txt:
 #   delayed.<tier>    every kernel vs GMP for n = 1..128, worst-case digits at the column
 #                     bound, carry-save Ohta on bound-pushing moduli, error paths; at the
 #                     tiers whose kernels differ: generic, bmi2 (the limb products the AUTO

@@ -1,4 +1,4 @@
-/* The batch API (issue 4): tabai_modmul_batch, tabai_powmod_batch (1 to 3 threads)
+/* The batch API: tabai_modmul_batch, tabai_powmod_batch (1 to 3 threads)
  * against GMP, through every multi-buffer kernel the CPU has, through the scalar loop
  * (kernel NULL) and through the public functions at the tier in use (TABAI_CPU): counts that
  * are and are not multiples of the lane count, each operation its own modulus (mixed sizes

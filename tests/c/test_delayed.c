@@ -1,4 +1,4 @@
-/* Tests of the seeds' delayed-carry kernels (issue 5) against GMP:
+/* Tests of the seeds' delayed-carry kernels against GMP:
  *  - the digit-size bounds, checked against exact 128-bit arithmetic on both sides of the
  *    limit (the largest term count fits, one more does not);
  *  - conversions limbs <-> digits (round trip, compared with GMP's bit extraction);

@@ -1,4 +1,4 @@
-/* Tests of the multi-buffer Montgomery kernels (issue 4, src/mb/mb.h) against GMP, per lane:
+/* Tests of the multi-buffer Montgomery kernels (src/mb/mb.h) against GMP, per lane:
  *  - every kernel of tabai_mb_kernels[] that tabai_mb_kernel_usable() reports at the tier in
  *    use (the others are skipped and named), and the portable reference
  *    tabai_mont_mul_rwn_mbl_generic at L = 4, 8 and w = 32, 52 (always), for every digit

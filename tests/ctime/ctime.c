@@ -580,7 +580,7 @@ static void test_mul_with(size_t n, int round) {
     }
 }
 
-/* ---- the multi-buffer layer and the batch API (issue 4) ----
+/* ---- the multi-buffer layer and the batch API ----
  * Valgrind runs no AVX-512, so the layer above the vector kernels (transposes, per-lane
  * constants, the exponentiation with its window reads and table scan, RSA's reductions and
  * Garner's recombination) runs here on the portable reference kernel in a test-only kernel

@@ -268,7 +268,7 @@ static void run_powmod_any(target *t, uint64_t *in) {
     (void)!tabai_powmod(t->out, in, in + t->n, t->ebits, t->p, t->n);
     sink = t->out[0];
 }
-/* the batch API (issue 4): 8 operations on n-limb operands, all lanes the same modulus
+/* the batch API: 8 operations on n-limb operands, all lanes the same modulus
  * (the lane moduli are public); class 0: every operand p - 1 and every exponent the fixed
  * limbs, class 1: uniform. Input: a[8][n], b[8][n], e[8][ne]. At tier ifma one group of 8
  * IFMA lanes, below it the scalar loop. */

@@ -1,4 +1,4 @@
-/* libFuzzer target: the batch API of issue 4 (tabai_modmul_batch, tabai_powmod_batch) against
+/* libFuzzer target: the batch API (tabai_modmul_batch, tabai_powmod_batch) against
  * GMP. At tier ifma the groups run in the multi-buffer IFMA kernels (8 lanes, or 4 for a last
  * group of at most 4), below it in the scalar loop; the tier byte of fz_begin picks it.
  * Input: tier, n (capped at 64 limbs: the multi-buffer kernels go to 4096 bits), count (1..12),

@@ -19,7 +19,7 @@ as hex, wherever the standard gives one:
     rsaN_n/p/q      modulus and CRT primes of data/keys/rsa-N.pem    (read with `cryptography`)
 
 It also writes the whole private key of each data/keys/rsa-N.pem (n, e, d, p, q, dp, dq,
-qinv) as bench_rsa_keys[], for the RSA private-key operations of the benchmark (issue 4).
+qinv) as bench_rsa_keys[], for the RSA private-key operations of the benchmark.
 
 Checks run before anything is written (the script stops on a failure):
     - every modulus has the bit length its name says, and is odd;
