@@ -60,9 +60,9 @@ static void r52_mod_init(tabai_ec_r52_mod *r, const tabai_ec_mod *m, size_t d,
 }
 
 /* The constants and the table: window i holds j 2^(5i) G (j = 1..16) in affine coordinates,
- * made by the scalar path's complete formulas and one inversion per window (Montgomery's
- * trick), then moved from the scalar Montgomery form (x 2^(64 n)) to the one of the lanes
- * (x 2^(52 d)) by one product with 2^(52 d) mod p. */
+ * the entries of the scalar path's table (tabai_ec_base_table: same windows and order) moved
+ * from the scalar Montgomery form (x 2^(64 n)) to the one of the lanes (x 2^(52 d)) by one
+ * product with 2^(52 d) mod p. */
 static void r52_build(size_t ci) {
     const tabai_ec_curve *c = &tabai_ec_curves[ci];
     tabai_ec_r52_curve *r = &r52_curves[ci];
@@ -87,36 +87,12 @@ static void r52_build(size_t ci) {
     memset(r52, 0, sizeof r52);
     r52[0] = 1;
     mod_shl(fp, r52, r52, 52 * d); /* 2^(52 d) mod p, plain */
-    tabai_ec_point b, pts[TABAI_EC_R52_TAB];
-    memset(&b, 0, sizeof b);
-    memcpy(b.x, c->gx_m, n * 8);
-    memcpy(b.y, c->gy_m, n * 8);
-    memcpy(b.z, c->p_one, n * 8);
-    for (size_t i = 0; i < w; i++) {
-        pts[0] = b;
-        tabai_ec_point_dbl_ct(&x, &pts[1], &b);
-        for (int j = 2; j < TABAI_EC_R52_TAB; j++)
-            tabai_ec_point_add_ct(&x, &pts[j], &pts[j - 1], &b);
-        tabai_ec_point_dbl_ct(&x, &b, &pts[TABAI_EC_R52_TAB - 1]);
-        uint64_t pre[TABAI_EC_R52_TAB][L9], inv[L9], zi[L9];
-        memcpy(pre[0], pts[0].z, n * 8);
-        for (int j = 1; j < TABAI_EC_R52_TAB; j++) fe_mul(fp, pre[j], pre[j - 1], pts[j].z);
-        tabai_ec_fe_inv_ct(&x, inv, pre[TABAI_EC_R52_TAB - 1]);
-        for (int j = TABAI_EC_R52_TAB - 1; j >= 0; j--) {
-            if (j) {
-                fe_mul(fp, zi, inv, pre[j - 1]);
-                fe_mul(fp, inv, inv, pts[j].z);
-            } else {
-                memcpy(zi, inv, n * 8);
-            }
-            uint64_t *e = tab + ((i * TABAI_EC_R52_TAB + (size_t)j) * 2) * d;
-            fe_mul(fp, t, pts[j].x, zi);
-            fe_mul(fp, t, t, r52);
-            digits_of(e, d, t, n);
-            fe_mul(fp, t, pts[j].y, zi);
-            fe_mul(fp, t, t, r52);
-            digits_of(e + d, d, t, n);
-        }
+    /* the scalar path's table of the same layout, entries x 2^(64 n); one product with
+     * 2^(52 d) (a Montgomery product divides by 2^(64 n)) moves them to the lanes' form */
+    const uint64_t *st = tabai_ec_base_table(c);
+    for (size_t e = 0; e < w * TABAI_EC_R52_TAB * 2; e++) {
+        fe_mul(fp, t, st + e * n, r52);
+        digits_of(tab + e * d, d, t, n);
     }
     r->gtab = tab;
 }
