@@ -409,11 +409,7 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
         fe_mul(q, t, r, dm);                          /* r d */
         fe_add(q, t, t, e);                           /* e + r d */
         fe_mul(q, s, t, ki);                          /* k^-1 (e + r d) */
-        if (flags & TABAI_ECDSA_LOW_S) {
-            uint64_t ns[L9], zero[L9] = {0};
-            fe_sub(q, ns, zero, s);
-            tabai_cmov_n(s, tabai_lt_n(c->q_half, s, n), ns, s, n);
-        }
+        if (flags & TABAI_ECDSA_LOW_S) tabai_ec_low_s_ct(x, s);
         /* public: r = 0 or s = 0 (probability about 2/q) restarts with the next nonce */
         if (tabai_declassify(fe_is_zero(r, n) | fe_is_zero(s, n))) continue;
         tabai_to_bytes(sig, Ln, r, n);

@@ -61,6 +61,15 @@ TABAI_INLINE size_t tabai_ec_booth_windows(size_t qbits) { return qbits / TABAI_
 void tabai_ec_pow(const tabai_ec_mod *m, uint64_t *r, const uint64_t *a, const uint64_t *e,
                   size_t ebits);
 
+/* s = q - s if s > (q - 1)/2 (the low-S form of a signature's s[n] < q); constant time. */
+TABAI_INLINE void tabai_ec_low_s_ct(const tabai_ec_ctx *x, uint64_t *s) {
+    size_t n = x->fq.n;
+    uint64_t ns[TABAI_EC_LIMBS], zero[TABAI_EC_LIMBS] = {0};
+    fe_sub(&x->fq, ns, zero, s);
+    tabai_cmov_n(s, tabai_lt_n(x->c->q_half, s, n), ns, s, n);
+    tabai_wipe(ns, sizeof ns);
+}
+
 /* Inversions in Montgomery form: r = a^-1 R (a R in, so r R^-1 = (a R R^-1)^-1); a = 0 gives
  * 0; r may alias a. The _ct ones are constant time in a; the _vartime ones are for public
  * values only (the s of a signature being verified). */

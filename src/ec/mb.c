@@ -388,12 +388,7 @@ tabai_status tabai_ecdsa_sign_batch_with(const tabai_ec_r52_kernel *k, tabai_cur
             size_t i = g + l;
             if (st[i] != TABAI_OK) continue;
             uint64_t *rl = X + l * n, *sl = S + l * n;
-            if (flags & TABAI_ECDSA_LOW_S) {
-                uint64_t ns[L9], zero[L9] = {0};
-                fe_sub(&x.fq, ns, zero, sl);
-                tabai_cmov_n(sl, tabai_lt_n(c->q_half, sl, n), ns, sl, n);
-                tabai_wipe(ns, sizeof ns);
-            }
+            if (flags & TABAI_ECDSA_LOW_S) tabai_ec_low_s_ct(&x, sl);
             /* public: r = 0 or s = 0 (probability about 2/q): the single function takes the
              * next nonce; it signs this item from the start */
             if (tabai_declassify(fe_is_zero(rl, n) | fe_is_zero(sl, n))) {
