@@ -369,16 +369,20 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_inv_prime(const tabai
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
                                          size_t n);
 
-/** *r = the Jacobi symbol (a/m) in {-1, 0, 1} for an odd m >= 3, by the binary algorithm
- *  (quadratic reciprocity and the second supplement; a shift of all trailing zero bits and a
- *  subtraction per step). For a prime m it is the Legendre symbol: 1 exactly when a is a
+/** *r = the Jacobi symbol (a/m) in {-1, 0, 1} for an odd m >= 3: batches of 62 divsteps that
+ *  keep both numbers non-negative, on the low 64 bits, each batch's matrix then applied to
+ *  the whole numbers (Bernstein-Yang's safegcd layout; the symbol follows quadratic
+ *  reciprocity and the second supplement), about 3 halvings a bit; the binary algorithm when
+ *  a and m share a large factor. For a prime m it is the Legendre symbol: 1 exactly when a is a
  *  non-zero square mod m, so for a safe prime p = 2q + 1 and 0 < y < p, (y/p) == 1 if and only
  *  if y^q == 1 mod p (the subgroup check of Diffie-Hellman) at a fraction of the cost.
  *  Shapes:   a, m: n limbs. Requires a < m.
  *  Time:     variable in a and m (public values only).
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m even or < 3),
  *            TABAI_ERR_RANGE (a >= m); *r not written on error.
- *  Source:   Cohen, A Course in Computational Algebraic Number Theory, Algorithm 1.4.10. */
+ *  Source:   Bernstein, Yang, "Fast constant-time gcd computation and modular inversion",
+ *            TCHES 2019 (batches); Cohen, A Course in Computational Algebraic Number Theory,
+ *            Algorithm 1.4.10 (the symbol's rules, and the binary fallback). */
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_jacobi_vartime(int *r, const uint64_t *a, const uint64_t *m, size_t n);
 
 /* ------------------------------------------------------------------------------------

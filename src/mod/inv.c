@@ -192,6 +192,8 @@ tabai_status tabai_jacobi_vartime(int *r, const uint64_t *a, const uint64_t *m, 
     size_t mn = tabai_normalized_len_vartime(m, n);
     if (mn == 0 || !(m[0] & 1) || (mn == 1 && m[0] < 3)) return TABAI_ERR_MODULUS;
     if (!tabai_lt_n(a, m, n)) return TABAI_ERR_RANGE;
+    if (tabai_jacobi_divsteps_vartime(r, a, m, mn) == 0) return TABAI_OK;
+    /* the divsteps' budget ran out (a large gcd(a, m)): the binary algorithm */
     uint64_t x[TABAI_MAX_LIMBS], y[TABAI_MAX_LIMBS];
     memcpy(x, a, mn * sizeof(uint64_t));
     memcpy(y, m, mn * sizeof(uint64_t));

@@ -59,4 +59,10 @@ void tabai_modinv_safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
 int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
                                  uint64_t minv, size_t bits, size_t n);
 
+/* *r = the Jacobi symbol (a/m) for m odd >= 3, a < m, 1 <= n <= TABAI_MAX_LIMBS, both n
+ * limbs, by batches of 62 "positive" divsteps in radix 2^62 (safegcd.c); variable time.
+ * Returns 0, or -1 when the step budget (4 bits + 512 halvings) ran out without an answer,
+ * as happens when gcd(a, m) is large: the caller then takes the binary algorithm. */
+int tabai_jacobi_divsteps_vartime(int *r, const uint64_t *a, const uint64_t *m, size_t n);
+
 #endif

@@ -230,3 +230,88 @@ int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t 
     default: return safegcd(r, a, m, minv, bits, n, limbs62(bits), 1);
     }
 }
+
+/* The Jacobi symbol by the same batches, with divsteps that keep f and g non-negative
+ * (the "positive" divsteps P. Wuille uses for libsecp256k1's Jacobi symbol): on (h, f odd
+ * > 0, g >= 0), g even: g <- g / 2, h <- h + 2; g odd: if h > 0, (f, g) <- (g, f) and
+ * h <- -h; then g <- g + f. The symbol (g/f) changes only by the supplements: a halving
+ * multiplies it by (2/f) = -1 exactly when f = 3 or 5 mod 8, a swap of two odd positive
+ * numbers by -1 exactly when both are 3 mod 4 (quadratic reciprocity), and g + f leaves it
+ * alone. gcd(f, g) never changes, and for coprime inputs f reaches 1 after about 3 halvings
+ * per bit (3.0 measured at 256 to 4096 bits, at most 3.4 at 64 bits); then (g/1) = 1. Every
+ * decision reads the low bits of f and g only (parity; f mod 8 and g mod 4), so 62 halvings
+ * run on the low 64 bits and give a matrix applied to the whole numbers as in the inverse. The
+ * matrix entries stay non-negative with u + v <= 2^62 and q + r <= 2^62, so f and g never
+ * grow and never change sign. Once both fit one radix-2^62 limb, the symbol of the remaining
+ * 62-bit numbers comes from the classical algorithm. Measured at 2048 bits: 24 us against
+ * 137 us for the binary algorithm (a subtraction of the whole numbers a step). Neither
+ * several steps at once (g + w f = 0 mod 16, as libsecp256k1 does) nor a swap by masks
+ * was faster here. */
+
+/* 62 positive divsteps; *jac bit 0 flips with each -1 factor. */
+static int64_t posdivsteps62_vartime(int64_t h, uint64_t f, uint64_t g, s62_mat *t, unsigned *jac) {
+    uint64_t u = 1, v = 0, q = 0, r = 1;
+    unsigned j = *jac;
+    int left = 62;
+    for (;;) {
+        int z = __builtin_ctzll(g | ((uint64_t)1 << left)); /* <= left */
+        g >>= z, u <<= z, v <<= z, h += 2 * z, left -= z;
+        j ^= (unsigned)z & (unsigned)((f >> 1) ^ (f >> 2)); /* z odd and f = 3, 5 mod 8 */
+        if (!left) break;
+        if (h > 0) { /* g odd */
+            uint64_t w = f;
+            f = g, g = w;
+            w = u, u = q, q = w;
+            w = v, v = r, r = w;
+            h = -h;
+            j ^= (unsigned)((f & g) >> 1); /* both 3 mod 4 */
+        }
+        g += f, q += u, r += v;
+    }
+    t->u = (int64_t)u, t->v = (int64_t)v, t->q = (int64_t)q, t->r = (int64_t)r;
+    *jac = j;
+    return h;
+}
+
+/* (a/n) for odd n, any a: the classical algorithm (Cohen, Algorithm 1.4.10) on words. */
+static int jacobi_word(uint64_t a, uint64_t n) {
+    int t = 1;
+    a %= n;
+    while (a) {
+        int z = __builtin_ctzll(a);
+        a >>= z;
+        if ((z & 1) && ((n & 7) == 3 || (n & 7) == 5)) t = -t;
+        uint64_t w = a;
+        a = n, n = w;
+        if (a & n & 2) t = -t;
+        a %= n;
+    }
+    return n == 1 ? t : 0;
+}
+
+int tabai_jacobi_divsteps_vartime(int *r, const uint64_t *a, const uint64_t *m, size_t n) {
+    enum { LMAX = (64 * TABAI_MAX_LIMBS + 1 + 61) / 62 };
+    int zero = 1;
+    for (size_t i = 0; i < n; i++) zero &= a[i] == 0;
+    if (zero) return *r = 0, 0; /* (0/m) = 0 for m >= 3 */
+    const size_t bits = tabai_bitlen_vartime(m, n);
+    size_t len = limbs62(bits);
+    int64_t f[LMAX], g[LMAX];
+    to62(f, m, n, len);
+    to62(g, a, n, len);
+    unsigned jac = 0;
+    int64_t h = 1;
+    size_t budget = 4 * bits + 512;
+    while (len > 1) {
+        if (budget < 62) return -1;
+        budget -= 62;
+        s62_mat t;
+        h = posdivsteps62_vartime(h, (uint64_t)f[0] | ((uint64_t)f[1] << 62),
+                                  (uint64_t)g[0] | ((uint64_t)g[1] << 62), &t, &jac);
+        update_fg(f, g, &t, len);
+        while (len > 1 && f[len - 1] == 0 && g[len - 1] == 0) len--;
+    }
+    const int s = jacobi_word((uint64_t)g[0], (uint64_t)f[0]);
+    *r = (jac & 1) ? -s : s;
+    return 0;
+}

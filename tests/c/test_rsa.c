@@ -433,6 +433,38 @@ static void check_jacobi(void) {
                      "jacobi", n, TU_V("a", A, n), TU_V("m", M, n));
         }
     }
+    /* every a < m for small m, in one and in two limbs (the top limb zero) */
+    for (uint64_t mm = 3; mm < 600; mm += 2)
+        for (uint64_t aa = 0; aa < mm; aa++) {
+            uint64_t M1[2] = {mm, 0}, A1[2] = {aa, 0};
+            mpz_set_ui(a, aa), mpz_set_ui(m, mm);
+            int r1 = 7, r2 = 7;
+            TU_CHECK(tabai_jacobi_vartime(&r1, A1, M1, 1) == TABAI_OK &&
+                         tabai_jacobi_vartime(&r2, A1, M1, 2) == TABAI_OK &&
+                         r1 == mpz_jacobi(a, m) && r2 == r1,
+                     "jacobi small", 1, TU_V("a", A1, 1), TU_V("m", M1, 1));
+        }
+    /* a shared factor g of 1 to 62 limbs (the divsteps give up, the binary algorithm
+     * answers 0) and a = m - small, a = 1, a = 2 */
+    for (size_t it = 0; it < tu_iters(40); it++) {
+        const size_t n = 2 + tu_below(TABAI_MAX_LIMBS - 1), gl = 1 + tu_below(n / 2);
+        uint64_t G[TABAI_MAX_LIMBS] = {0}, K[TABAI_MAX_LIMBS] = {0}, M[TABAI_MAX_LIMBS] = {0},
+                 A[TABAI_MAX_LIMBS] = {0};
+        mpz_t g, k;
+        mpz_inits(g, k, NULL);
+        tu_fill(G, gl, 0), G[0] |= 1, tu_to_mpz(g, G, gl);
+        tu_fill(K, n - gl, 0), K[0] |= 1, tu_to_mpz(k, K, n - gl);
+        mpz_mul(m, g, k);
+        tu_fill(K, n - gl, 0), tu_to_mpz(k, K, n - gl);
+        mpz_mul(a, g, k), mpz_mod(a, a, m);
+        if (it % 3 == 1) mpz_sub_ui(a, m, 1 + tu_below(5));
+        if (it % 3 == 2) mpz_set_ui(a, 1 + (it & 1));
+        tu_from_mpz(M, n, m), tu_from_mpz(A, n, a);
+        int r = 7;
+        TU_CHECK(tabai_jacobi_vartime(&r, A, M, n) == TABAI_OK && r == mpz_jacobi(a, m),
+                 "jacobi shared factor", n, TU_V("a", A, n), TU_V("m", M, n));
+        mpz_clears(g, k, NULL);
+    }
     uint64_t M[2] = {15, 0}, A[2] = {6, 0}, E[2] = {4, 0};
     int r = 7;
     TU_CHECK(tabai_jacobi_vartime(&r, A, M, 2) == TABAI_OK && r == 0, "(6/15) = 0", 2, TU_NOV);
