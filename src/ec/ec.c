@@ -320,6 +320,7 @@ static const char *hash_name(tabai_hash h) {
 typedef struct drbg {
     EVP_MAC_CTX *mac;
     size_t hlen;
+    int keyed; /* mac holds the key K (its padded states): an init without a key reuses them */
     uint8_t K[64], V[64];
     uint8_t *buf;
 } drbg;
@@ -345,9 +346,11 @@ static int drbg_open(drbg *g, const char *digest) {
 static int drbg_hmac(drbg *g, uint8_t *out, const uint8_t *msg, size_t len) {
     size_t ol = 0;
     uint8_t t[EVP_MAX_MD_SIZE];
-    if (!EVP_MAC_init(g->mac, g->K, g->hlen, NULL) || !EVP_MAC_update(g->mac, msg, len) ||
-        !EVP_MAC_final(g->mac, t, &ol, sizeof t) || ol != g->hlen)
+    if (!EVP_MAC_init(g->mac, g->keyed ? NULL : g->K, g->keyed ? 0 : g->hlen, NULL) ||
+        !EVP_MAC_update(g->mac, msg, len) || !EVP_MAC_final(g->mac, t, &ol, sizeof t) ||
+        ol != g->hlen)
         return 0;
+    g->keyed = out != g->K;
     memcpy(out, t, g->hlen);
     tabai_wipe(t, sizeof t);
     return 1;
