@@ -405,12 +405,22 @@ static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
     EC_FN(jdbl_ct)(r, p);
 }
 
-/* r = p + q (add-2007-bl; madd-2007-bl when q_affine, its Z ignored). */
+/* r = p + q (add-2007-bl; madd-2007-bl when q_affine, its Z ignored). With zg (q_affine
+ * only), p is on the isomorphic curve of the scaled coordinates (X : Y : Z zg) of the
+ * effective-affine table (mul2_vartime) and q affine on the curve itself: the product uses
+ * Z zg for Z. With zr (q_affine only, finite non-equal inputs), *zr = Z3 / Z1 = 2 H. */
 static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
-                        const tabai_ec_point *q, int q_affine) {
+                        const tabai_ec_point *q, int q_affine, const uint64_t *zg, uint64_t *zr) {
     if (fe_is_zero(p->z, EC_N)) {
         *r = *q;
         if (q_affine) EC_FN(cpy)(r->z, x->fp.one);
+        if (zg) { /* q in the scaled coordinates: (x zg^2, y zg^3, 1) */
+            EC_FN(fe) z2;
+            F_SQR(z2, zg);
+            F_MUL(r->x, q->x, z2);
+            F_MUL(z2, z2, zg);
+            F_MUL(r->y, q->y, z2);
+        }
         return;
     }
     if (!q_affine && fe_is_zero(q->z, EC_N)) {
@@ -418,9 +428,17 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
         return;
     }
     EC_FN(fe) z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
-    F_SQR(z1z1, p->z);
-    F_MUL(u2, q->x, z1z1);
-    F_MUL(s2, q->y, p->z);
+    if (zg) {
+        EC_FN(fe) az;
+        F_MUL(az, p->z, zg);
+        F_SQR(z1z1, az);
+        F_MUL(u2, q->x, z1z1);
+        F_MUL(s2, q->y, az);
+    } else {
+        F_SQR(z1z1, p->z);
+        F_MUL(u2, q->x, z1z1);
+        F_MUL(s2, q->y, p->z);
+    }
     F_MUL(s2, s2, z1z1);
     if (q_affine) {
         EC_FN(cpy)(u1, p->x);
@@ -448,8 +466,9 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
     F_MUL(j, h, i);
     F_MUL(v, u1, i);
     if (q_affine) {
-        F_MUL(t, p->z, h);
-        F_ADD(r->z, t, t);
+        F_ADD(t, h, h);
+        if (zr) EC_FN(cpy)(zr, t);
+        F_MUL(r->z, p->z, t);
     } else {
         F_ADD(t, p->z, q->z);
         F_SQR(t, t);
@@ -468,58 +487,95 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
     F_SUB(r->y, t, s1);
 }
 
-/* r = u1 G + u2 P, Jacobian, variable time (point.c's tabai_ec_mul2_vartime). */
+/* r = u1 G + u2 P, Jacobian, variable time (point.c's tabai_ec_mul2_vartime: u2 by a
+ * width-5 NAF over P's odd multiples, u1 by a width-8 NAF over the generator's affine table,
+ * both split by the endomorphism where the curve has it). */
 static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                                 const uint64_t *u2, const tabai_ec_point *p) {
-    const uint64_t *tab = tabai_ec_base_table(x->c);
-    size_t w = tabai_ec_booth_windows(x->c->qbits);
-    tabai_ec_point acc, t, odd[8], odd2[8], p2;
+    const uint64_t *vt = tabai_ec_verify_table(x->c);
+    tabai_ec_point acc, t, odd[8], p2;
+    EC_FN(jdbl)(&p2, p); /* finite: P is a validated point of the prime-order group */
+#if EC_AZERO
+    /* Effective affine (libsecp256k1's ecmult odd-multiples table): on y^2 = x^3 + b',
+     * a = 0, the coordinates scaled by Z(2P) make 2P affine, so the odd multiples come from
+     * mixed additions; the ratios Z_j / Z_(j-1) = 2 H bring them all to the last one's Z,
+     * and under that second scaling the table is affine: every addition of the main loop
+     * is a mixed one. The doubling formula does not read b, so the loop runs on the scaled
+     * curve; the generator's entries (affine on the curve itself) are added with Z zg,
+     * zg = Z(2P) Z_7, and the result's Z times zg is the point on the curve. */
+    EC_FN(fe) zg, zr[8], rho, r2;
+    F_SQR(r2, p2.z);
+    F_MUL(odd[0].x, p->x, r2);
+    F_MUL(r2, r2, p2.z);
+    F_MUL(odd[0].y, p->y, r2);
+    EC_FN(cpy)(odd[0].z, x->fp.one);
+    for (int j = 1; j < 8; j++) EC_FN(jadd)(x, &odd[j], &odd[j - 1], &p2, 1, NULL, zr[j]);
+    F_MUL(zg, p2.z, odd[7].z);
+    EC_FN(cpy)(rho, zr[7]);
+    for (int j = 6; j >= 0; j--) { /* rho = Z_7 / Z_j */
+        F_SQR(r2, rho);
+        F_MUL(odd[j].x, odd[j].x, r2);
+        F_MUL(r2, r2, rho);
+        F_MUL(odd[j].y, odd[j].y, r2);
+        if (j) F_MUL(rho, rho, zr[j]);
+    }
+    const int q_aff = 1;
+    const uint64_t *gz = zg;
+#else
     odd[0] = *p;
-    EC_FN(jdbl)(&p2, p);
-    for (int j = 1; j < 8; j++) EC_FN(jadd)(x, &odd[j], &odd[j - 1], &p2, 0);
-    int8_t naf[EC_N * 64 + 2], naf2[EC_N * 64 + 2];
-    size_t len, len2 = 0;
-    uint64_t s1 = 0, s2 = 0;
+    for (int j = 1; j < 8; j++) EC_FN(jadd)(x, &odd[j], &odd[j - 1], &p2, 0, NULL, NULL);
+    const int q_aff = 0;
+    const uint64_t *gz = NULL;
+#endif
+    int8_t naf[4][EC_N * 64 + 2];
+    size_t len[4] = {0, 0, 0, 0}, top = 0;
+    uint64_t sg[4] = {0, 0, 0, 0};
 #if EC_GLV
+    tabai_ec_point odd2[8];
     {
         uint64_t k1[4], k2[4];
-        tabai_ec_glv_split(x, u2, k1, k2, &s1, &s2);
-        len = tabai_ec_naf5_vartime(naf, k1, EC_N);
-        len2 = tabai_ec_naf5_vartime(naf2, k2, EC_N);
+        tabai_ec_glv_split(x, u2, k1, k2, &sg[0], &sg[1]);
+        len[0] = tabai_ec_wnaf_vartime(naf[0], k1, EC_N, 5);
+        len[1] = tabai_ec_wnaf_vartime(naf[1], k2, EC_N, 5);
+        tabai_ec_glv_split(x, u1, k1, k2, &sg[2], &sg[3]);
+        len[2] = tabai_ec_wnaf_vartime(naf[2], k1, EC_N, TABAI_EC_VW);
+        len[3] = tabai_ec_wnaf_vartime(naf[3], k2, EC_N, TABAI_EC_VW);
         for (int j = 0; j < 8; j++) {
             odd2[j] = odd[j];
             F_MUL(odd2[j].x, odd[j].x, x->c->beta_m);
         }
     }
 #else
-    len = tabai_ec_naf5_vartime(naf, u2, EC_N);
+    len[0] = tabai_ec_wnaf_vartime(naf[0], u2, EC_N, 5);
+    len[2] = tabai_ec_wnaf_vartime(naf[2], u1, EC_N, TABAI_EC_VW);
 #endif
+    for (int s = 0; s < 4; s++) top = len[s] > top ? len[s] : top;
     EC_FN(point_inf)(x, &acc);
-    for (size_t i = (len > len2 ? len : len2); i-- > 0;) {
+    for (size_t i = top; i-- > 0;) {
         EC_FN(jdbl)(&acc, &acc);
-        int d = i < len ? naf[i] : 0;
-        if (d) {
-            t = odd[(d > 0 ? d : -d) / 2];
-            if ((d < 0) ^ (int)s1) EC_FN(point_cneg)(&t, 1);
-            EC_FN(jadd)(x, &acc, &acc, &t, 0);
-        }
-        d = i < len2 ? naf2[i] : 0;
-        if (d) {
-            t = odd2[(d > 0 ? d : -d) / 2];
-            if ((d < 0) ^ (int)s2) EC_FN(point_cneg)(&t, 1);
-            EC_FN(jadd)(x, &acc, &acc, &t, 0);
+        for (int s = 0; s < 4; s++) {
+            int d = i < len[s] ? naf[s][i] : 0;
+            if (!d) continue;
+            size_t j = (size_t)(d > 0 ? d : -d) / 2;
+            if (s < 2) {
+#if EC_GLV
+                t = s ? odd2[j] : odd[j];
+#else
+                t = odd[j];
+#endif
+            } else {
+                const uint64_t *e = vt + ((size_t)(s - 2) * TABAI_EC_VT + j) * 2 * EC_N;
+                EC_FN(cpy)(t.x, e);
+                EC_FN(cpy)(t.y, e + EC_N);
+            }
+            if ((d < 0) ^ (int)sg[s]) EC_FN(point_cneg)(&t, 1);
+            if (s < 2) EC_FN(jadd)(x, &acc, &acc, &t, q_aff, NULL, NULL);
+            else EC_FN(jadd)(x, &acc, &acc, &t, 1, gz, NULL);
         }
     }
-    for (size_t i = 0; i < w; i++) {
-        uint64_t neg, abs;
-        tabai_ec_booth_digit(u1, EC_N, i, &neg, &abs);
-        if (!abs) continue;
-        const uint64_t *e = tab + (i * TABAI_EC_TAB + abs - 1) * 2 * EC_N;
-        EC_FN(cpy)(t.x, e);
-        EC_FN(cpy)(t.y, e + EC_N);
-        if (neg) EC_FN(point_cneg)(&t, 1);
-        EC_FN(jadd)(x, &acc, &acc, &t, 1);
-    }
+#if EC_AZERO
+    F_MUL(acc.z, acc.z, zg); /* back to the curve's coordinates (Z = 0 stays 0) */
+#endif
     *r = acc;
 }
 

@@ -579,10 +579,13 @@ static void jadd_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_e
     fe_sub(m, r->y, t, s1);         /* Y3 = r (V - X3) - 2 S1 J */
 }
 
-/* Width-5 NAF digits of k[n] (public), least significant first; returns their count. */
-size_t tabai_ec_naf5_vartime(int8_t *naf, const uint64_t *k0, size_t n) {
+/* Width-w NAF digits of k[n] (public), least significant first: odd digits in
+ * (-2^(w-1), 2^(w-1)) or 0, at most one non-zero digit in any w consecutive ones; returns
+ * their count (at most 64 n + 1). 2 <= w <= 8. */
+size_t tabai_ec_wnaf_vartime(int8_t *naf, const uint64_t *k0, size_t n, unsigned w) {
     uint64_t k[TABAI_EC_LIMBS + 1] = {0};
     memcpy(k, k0, n * 8);
+    const int half = 1 << (w - 1), mask = (1 << w) - 1;
     size_t len = 0;
     for (;;) {
         int nz = 0;
@@ -590,8 +593,8 @@ size_t tabai_ec_naf5_vartime(int8_t *naf, const uint64_t *k0, size_t n) {
         if (!nz) break;
         int d = 0;
         if (k[0] & 1) {
-            d = (int)(k[0] & 31);
-            if (d >= 16) d -= 32;
+            d = (int)(k[0] & (uint64_t)mask);
+            if (d >= half) d -= 2 * half;
             uint64_t c = 0;
             if (d > 0) {
                 c = tabai_sbb(&k[0], k[0], (uint64_t)d, 0);
@@ -608,63 +611,125 @@ size_t tabai_ec_naf5_vartime(int8_t *naf, const uint64_t *k0, size_t n) {
     return len;
 }
 
-/* r = u1 G + u2 P (Jacobian), variable time: u1 G by the generator's table at public digits
- * (mixed additions, no doublings), u2 P by a width-5 NAF over P, 3P, ..., 15P. */
+/* ---- the generator's odd multiples for verification: (2j + 1) G, j < TABAI_EC_VT,
+ * affine (x, y) in Montgomery form, n limbs each; on the curves with the endomorphism
+ * followed by their images (beta x, y) = lambda (2j + 1) G. Built once per process at first
+ * use, from public data only. ---- */
+static uint64_t vtab[TABAI_EC_NCURVES][2 * TABAI_EC_VT * 2 * TABAI_EC_LIMBS];
+static pthread_once_t vtab_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                     PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+
+static void vtab_build(size_t ci) {
+    const tabai_ec_curve *c = &tabai_ec_curves[ci];
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    x.impl = NULL; /* the runtime-n formulas below; any tier gives the same residues */
+    const tabai_ec_mod *m = &x.fp;
+    size_t n = c->n;
+    tabai_ec_point pts[TABAI_EC_VT];
+    uint64_t pre[TABAI_EC_VT][TABAI_EC_LIMBS];
+    tabai_ec_point g2;
+    memset(&pts[0], 0, sizeof pts[0]);
+    memcpy(pts[0].x, c->gx_m, n * 8);
+    memcpy(pts[0].y, c->gy_m, n * 8);
+    memcpy(pts[0].z, c->p_one, n * 8);
+    jdbl_vartime(&x, &g2, &pts[0]);
+    for (int j = 1; j < TABAI_EC_VT; j++) jadd_vartime(&x, &pts[j], &pts[j - 1], &g2, 0);
+    /* to affine with one inversion (Montgomery's trick); no Z is 0 ((2j + 1) < q) */
+    uint64_t inv[TABAI_EC_LIMBS], zi[TABAI_EC_LIMBS], zi2[TABAI_EC_LIMBS];
+    memcpy(pre[0], pts[0].z, n * 8);
+    for (int j = 1; j < TABAI_EC_VT; j++) fe_mul(m, pre[j], pre[j - 1], pts[j].z);
+    tabai_ec_fe_inv_ct(&x, inv, pre[TABAI_EC_VT - 1]);
+    uint64_t *out = vtab[ci];
+    for (int j = TABAI_EC_VT - 1; j >= 0; j--) {
+        if (j > 0) {
+            fe_mul(m, zi, inv, pre[j - 1]);
+            fe_mul(m, inv, inv, pts[j].z);
+        } else {
+            memcpy(zi, inv, n * 8);
+        }
+        uint64_t *e = out + (size_t)j * 2 * n;
+        fe_sqr(m, zi2, zi);
+        fe_mul(m, e, pts[j].x, zi2);
+        fe_mul(m, zi2, zi2, zi);
+        fe_mul(m, e + n, pts[j].y, zi2);
+        if (c->glv) {
+            uint64_t *l = out + (size_t)(TABAI_EC_VT + j) * 2 * n;
+            fe_mul(m, l, e, c->beta_m);
+            memcpy(l + n, e + n, n * 8);
+        }
+    }
+}
+static void vtab_build0(void) { vtab_build(0); }
+static void vtab_build1(void) { vtab_build(1); }
+static void vtab_build2(void) { vtab_build(2); }
+static void vtab_build3(void) { vtab_build(3); }
+static void (*const vtab_builders[TABAI_EC_NCURVES])(void) = {vtab_build0, vtab_build1, vtab_build2,
+                                                              vtab_build3};
+
+const uint64_t *tabai_ec_verify_table(const tabai_ec_curve *c) {
+    size_t ci = (size_t)(c - tabai_ec_curves);
+    pthread_once(&vtab_once[ci], vtab_builders[ci]);
+    return vtab[ci];
+}
+
+/* r = u1 G + u2 P (Jacobian), variable time (Straus-Shamir interleaving): u2 P by a
+ * width-5 NAF over P, 3P, ..., 15P (Jacobian); u1 G by a width-8 NAF over the affine odd
+ * multiples of tabai_ec_verify_table (mixed additions); on the curves with the endomorphism
+ * both scalars split as k1 + k2 lambda, so that the doublings run over half the length. */
 void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                            const uint64_t *u2, const tabai_ec_point *p) {
     if (x->impl) {
         x->impl->mul2_vartime(x, r, u1, u2, p);
         return;
     }
-    const uint64_t *tab = tabai_ec_base_table(x->c);
-    size_t n = x->fp.n, w = tabai_ec_booth_windows(x->c->qbits);
+    const uint64_t *vt = tabai_ec_verify_table(x->c);
+    size_t n = x->fp.n;
     tabai_ec_point acc, t;
     tabai_ec_point odd[8], odd2[8], p2;
     odd[0] = *p; /* Z = 1 from the decoder: Jacobian and projective agree */
     jdbl_vartime(x, &p2, p);
     for (int j = 1; j < 8; j++) jadd_vartime(x, &odd[j], &odd[j - 1], &p2, 0);
-    int8_t naf[TABAI_EC_LIMBS * 64 + 2], naf2[TABAI_EC_LIMBS * 64 + 2];
-    size_t len, len2 = 0;
-    uint64_t s1 = 0, s2 = 0;
-    if (x->c->glv) { /* u2 = k1 + k2 lambda: two NAFs of half the length, the second over
-                      * the images (beta X : Y : Z) of the odd multiples */
+    /* naf[0], naf[1]: u2 (or its halves) over odd, odd2; naf[2], naf[3]: u1 (or its
+     * halves) over the table and its images */
+    int8_t naf[4][TABAI_EC_LIMBS * 64 + 2];
+    size_t len[4] = {0, 0, 0, 0}, top = 0;
+    uint64_t sg[4] = {0, 0, 0, 0};
+    if (x->c->glv) {
         uint64_t k1[4], k2[4];
-        tabai_ec_glv_split(x, u2, k1, k2, &s1, &s2);
-        len = tabai_ec_naf5_vartime(naf, k1, n);
-        len2 = tabai_ec_naf5_vartime(naf2, k2, n);
+        tabai_ec_glv_split(x, u2, k1, k2, &sg[0], &sg[1]);
+        len[0] = tabai_ec_wnaf_vartime(naf[0], k1, n, 5);
+        len[1] = tabai_ec_wnaf_vartime(naf[1], k2, n, 5);
+        tabai_ec_glv_split(x, u1, k1, k2, &sg[2], &sg[3]);
+        len[2] = tabai_ec_wnaf_vartime(naf[2], k1, n, TABAI_EC_VW);
+        len[3] = tabai_ec_wnaf_vartime(naf[3], k2, n, TABAI_EC_VW);
         for (int j = 0; j < 8; j++) {
             odd2[j] = odd[j];
             fe_mul(&x->fp, odd2[j].x, odd[j].x, x->c->beta_m);
         }
     } else {
-        len = tabai_ec_naf5_vartime(naf, u2, n);
+        len[0] = tabai_ec_wnaf_vartime(naf[0], u2, n, 5);
+        len[2] = tabai_ec_wnaf_vartime(naf[2], u1, n, TABAI_EC_VW);
     }
+    for (int s = 0; s < 4; s++) top = len[s] > top ? len[s] : top;
     memset(&acc, 0, sizeof acc);
     memcpy(acc.y, x->fp.one, n * 8);
-    for (size_t i = (len > len2 ? len : len2); i-- > 0;) {
+    for (size_t i = top; i-- > 0;) {
         jdbl_vartime(x, &acc, &acc);
-        int d = i < len ? naf[i] : 0;
-        if (d) {
-            t = odd[(d > 0 ? d : -d) / 2];
-            if ((d < 0) ^ (int)s1) point_cneg(x, &t, 1);
-            jadd_vartime(x, &acc, &acc, &t, 0);
+        for (int s = 0; s < 4; s++) {
+            int d = i < len[s] ? naf[s][i] : 0;
+            if (!d) continue;
+            size_t j = (size_t)(d > 0 ? d : -d) / 2;
+            if (s < 2) {
+                t = s ? odd2[j] : odd[j];
+            } else {
+                const uint64_t *e = vt + ((s - 2) * TABAI_EC_VT + j) * 2 * n;
+                memcpy(t.x, e, n * 8);
+                memcpy(t.y, e + n, n * 8);
+            }
+            if ((d < 0) ^ (int)sg[s]) point_cneg(x, &t, 1);
+            jadd_vartime(x, &acc, &acc, &t, s >= 2);
         }
-        d = i < len2 ? naf2[i] : 0;
-        if (d) {
-            t = odd2[(d > 0 ? d : -d) / 2];
-            if ((d < 0) ^ (int)s2) point_cneg(x, &t, 1);
-            jadd_vartime(x, &acc, &acc, &t, 0);
-        }
-    }
-    for (size_t i = 0; i < w; i++) {
-        uint64_t neg, abs;
-        tabai_ec_booth_digit(u1, n, i, &neg, &abs);
-        if (!abs) continue;
-        const uint64_t *e = tab + (i * TABAI_EC_TAB + abs - 1) * 2 * n;
-        memcpy(t.x, e, n * 8);
-        memcpy(t.y, e + n, n * 8);
-        if (neg) point_cneg(x, &t, 1);
-        jadd_vartime(x, &acc, &acc, &t, 1);
     }
     *r = acc;
 }
