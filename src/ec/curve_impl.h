@@ -53,29 +53,13 @@ TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
 #define F_SUB EC_FN(sub)
 #endif
 
-/* Renes-Costello-Batina (EUROCRYPT 2016) Algorithm 4 (a = -3) / 7 (a = 0): r = p + q for
- * any p, q (r may alias). */
-static void EC_FN(point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
-                             const tabai_ec_point *q) {
-    EC_FN(fe) t0, t1, t2, t3, t4, X3, Y3, Z3;
-    F_MUL(t0, p->x, q->x);
-    F_MUL(t1, p->y, q->y);
-    F_MUL(t2, p->z, q->z);
-    F_ADD(t3, p->x, p->y);
-    F_ADD(t4, q->x, q->y);
-    F_MUL(t3, t3, t4);
-    F_ADD(t4, t0, t1);
-    F_SUB(t3, t3, t4);
-    F_ADD(t4, p->y, p->z);
-    F_ADD(X3, q->y, q->z);
-    F_MUL(t4, t4, X3);
-    F_ADD(X3, t1, t2);
-    F_SUB(t4, t4, X3);
-    F_ADD(X3, p->x, p->z);
-    F_ADD(Y3, q->x, q->z);
-    F_MUL(X3, X3, Y3);
-    F_ADD(Y3, t0, t2);
-    F_SUB(Y3, X3, Y3);
+/* The second half of Renes-Costello-Batina (EUROCRYPT 2016) Algorithms 4-5 (a = -3) /
+ * 7-8 (a = 0), shared by the full and the mixed addition: from t0 = X1 X2, t1 = Y1 Y2,
+ * t2 = Z1 Z2, t3 = X1 Y2 + X2 Y1, t4 = Y1 Z2 + Y2 Z1, Y3 = X1 Z2 + X2 Z1. */
+TABAI_INLINE void EC_FN(add_tail)(const tabai_ec_ctx *x, tabai_ec_point *r, uint64_t *t0,
+                                  uint64_t *t1, uint64_t *t2, uint64_t *t3, uint64_t *t4,
+                                  uint64_t *Y3) {
+    EC_FN(fe) X3, Z3;
 #if !EC_AZERO
     const uint64_t *b = x->c->b_m;
     F_MUL(Z3, b, t2);
@@ -124,6 +108,53 @@ static void EC_FN(point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tab
     EC_FN(cpy)(r->x, X3);
     EC_FN(cpy)(r->y, Y3);
     EC_FN(cpy)(r->z, Z3);
+}
+
+/* Renes-Costello-Batina Algorithm 4 (a = -3) / 7 (a = 0): r = p + q for any p, q (r may
+ * alias). */
+static void EC_FN(point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                             const tabai_ec_point *q) {
+    EC_FN(fe) t0, t1, t2, t3, t4, X3, Y3;
+    F_MUL(t0, p->x, q->x);
+    F_MUL(t1, p->y, q->y);
+    F_MUL(t2, p->z, q->z);
+    F_ADD(t3, p->x, p->y);
+    F_ADD(t4, q->x, q->y);
+    F_MUL(t3, t3, t4);
+    F_ADD(t4, t0, t1);
+    F_SUB(t3, t3, t4);
+    F_ADD(t4, p->y, p->z);
+    F_ADD(X3, q->y, q->z);
+    F_MUL(t4, t4, X3);
+    F_ADD(X3, t1, t2);
+    F_SUB(t4, t4, X3);
+    F_ADD(X3, p->x, p->z);
+    F_ADD(Y3, q->x, q->z);
+    F_MUL(X3, X3, Y3);
+    F_ADD(Y3, t0, t2);
+    F_SUB(Y3, X3, Y3);
+    EC_FN(add_tail)(x, r, t0, t1, t2, t3, t4, Y3);
+}
+
+/* Algorithm 5 (a = -3) / 8 (a = 0), the mixed addition: r = p + (qx, qy) for any p and an
+ * affine q (not infinity); Z2 = 1 saves Z1 Z2 and turns the two cross products into one
+ * product and an addition each. r may alias p. */
+static void EC_FN(point_madd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                              const uint64_t *qx, const uint64_t *qy) {
+    EC_FN(fe) t0, t1, t2, t3, t4, Y3;
+    F_MUL(t0, p->x, qx);
+    F_MUL(t1, p->y, qy);
+    EC_FN(cpy)(t2, p->z);
+    F_ADD(t3, p->x, p->y);
+    F_ADD(t4, qx, qy);
+    F_MUL(t3, t3, t4);
+    F_ADD(t4, t0, t1);
+    F_SUB(t3, t3, t4);
+    F_MUL(t4, qy, p->z);
+    F_ADD(t4, t4, p->y);
+    F_MUL(Y3, qx, p->z);
+    F_ADD(Y3, Y3, p->x);
+    EC_FN(add_tail)(x, r, t0, t1, t2, t3, t4, Y3);
 }
 
 /* Algorithm 6 (a = -3) / 9 (a = 0): r = 2 p (r may alias p). */
@@ -311,7 +342,7 @@ static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
 static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
     const uint64_t *tab = tabai_ec_base_table(x->c);
     size_t w = tabai_ec_booth_windows(x->c->qbits);
-    tabai_ec_point acc, t;
+    tabai_ec_point acc, t, s;
     EC_FN(point_inf)(x, &acc);
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < w; i++) {
@@ -329,16 +360,18 @@ static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
                 t.y[l] |= e[EC_N + l] & msk;
             }
         }
-        uint64_t zero = tabai_eq(abs, 0); /* digit 0: infinity (0 : 1 : 0) */
-        _Pragma("GCC unroll 16")
-        for (size_t l = 0; l < EC_N; l++) t.z[l] = x->fp.one[l] & ~tabai_mask(zero);
-        tabai_cmov_n(t.y, zero, x->fp.one, t.y, EC_N);
         EC_FN(point_cneg)(&t, neg);
-        EC_FN(point_add)(x, &acc, &acc, &t);
+        /* digit 0 (nothing to add): the mixed sum of the zero entry is dropped by masks */
+        EC_FN(point_madd)(x, &s, &acc, t.x, t.y);
+        const uint64_t keep = tabai_eq(abs, 0);
+        tabai_cmov_n(acc.x, keep, acc.x, s.x, EC_N);
+        tabai_cmov_n(acc.y, keep, acc.y, s.y, EC_N);
+        tabai_cmov_n(acc.z, keep, acc.z, s.z, EC_N);
     }
     *r = acc;
     tabai_wipe(&acc, sizeof acc);
     tabai_wipe(&t, sizeof t);
+    tabai_wipe(&s, sizeof s);
 }
 
 /* ---- verification (public data, variable time): point.c's Jacobian formulas ---- */
