@@ -582,31 +582,29 @@ static void jadd_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_e
 /* Width-w NAF digits of k[n] (public), least significant first: odd digits in
  * (-2^(w-1), 2^(w-1)) or 0, at most one non-zero digit in any w consecutive ones; returns
  * their count (at most 64 n + 1). 2 <= w <= 8. */
-size_t tabai_ec_wnaf_vartime(int8_t *naf, const uint64_t *k0, size_t n, unsigned w) {
-    uint64_t k[TABAI_EC_LIMBS + 1] = {0};
-    memcpy(k, k0, n * 8);
-    const int half = 1 << (w - 1), mask = (1 << w) - 1;
-    size_t len = 0;
-    for (;;) {
-        int nz = 0;
-        for (size_t l = 0; l <= n; l++) nz |= k[l] != 0;
-        if (!nz) break;
-        int d = 0;
-        if (k[0] & 1) {
-            d = (int)(k[0] & (uint64_t)mask);
-            if (d >= half) d -= 2 * half;
-            uint64_t c = 0;
-            if (d > 0) {
-                c = tabai_sbb(&k[0], k[0], (uint64_t)d, 0);
-                for (size_t l = 1; l <= n && c; l++) c = tabai_sbb(&k[l], k[l], 0, c);
-            } else {
-                c = tabai_adc(&k[0], k[0], (uint64_t)(-d), 0);
-                for (size_t l = 1; l <= n && c; l++) c = tabai_adc(&k[l], k[l], 0, c);
-            }
+size_t tabai_ec_wnaf_vartime(int8_t *naf, const uint64_t *k, size_t n, unsigned w) {
+    /* a scan over the bits (as libsecp256k1's ecmult_wnaf): a position whose bit equals the
+     * carry gives a 0 digit; elsewhere the next w bits plus the carry are an odd word, taken
+     * as a negative digit (and a carry) from 2^(w-1) up, and the next w - 1 digits are 0 */
+    const size_t bits = 64 * n + 1;
+    memset(naf, 0, bits);
+    size_t len = 0, i = 0;
+    unsigned carry = 0;
+    while (i < bits) {
+        unsigned b = (unsigned)tabai_ec_kbit(k, n, i);
+        if (b == carry) {
+            i++;
+            continue;
         }
-        naf[len++] = (int8_t)d;
-        for (size_t l = 0; l < n; l++) k[l] = (k[l] >> 1) | (k[l + 1] << 63);
-        k[n] >>= 1;
+        size_t j = i / 64, o = i % 64;
+        uint64_t win = j < n ? k[j] >> o : 0;
+        if (o && j + 1 < n) win |= k[j + 1] << (64 - o);
+        int d = (int)(win & ((1u << w) - 1)) + (int)carry;
+        carry = (unsigned)(d >> (w - 1)) & 1;
+        d -= (int)(carry << w);
+        naf[i] = (int8_t)d;
+        len = i + 1;
+        i += w;
     }
     return len;
 }

@@ -651,10 +651,40 @@ static void test_errors(const curve_case *cc, const EC_GROUP *g, size_t L) {
 #undef EXPECT
 }
 
+/* width-w NAF digits (2 <= w <= 8) of random and edge scalars of 1 to 9 limbs against their
+ * definition: sum d_i 2^i = k, every digit 0 or odd with |d| < 2^(w-1), a non-zero digit
+ * followed by w - 1 zeros, the top digit non-zero and the count returned one past it */
+static void test_wnaf(void) {
+    mpz_t k, s, t;
+    mpz_inits(k, s, t, NULL);
+    for (size_t it = 0; it < tu_iters(400); it++) {
+        const size_t n = 1 + tu_below(TABAI_EC_LIMBS);
+        const unsigned w = 2 + (unsigned)tu_below(7);
+        uint64_t K[TABAI_EC_LIMBS];
+        tu_fill_any(K, n);
+        int8_t naf[TABAI_EC_LIMBS * 64 + 2];
+        size_t len = tabai_ec_wnaf_vartime(naf, K, n, w);
+        int ok = len <= 64 * n + 1 && (len == 0 || naf[len - 1] != 0);
+        mpz_set_ui(s, 0);
+        for (size_t i = len; i-- > 0;) {
+            int d = naf[i];
+            mpz_mul_2exp(s, s, 1);
+            if (d > 0) mpz_add_ui(s, s, (unsigned long)d);
+            if (d < 0) mpz_sub_ui(s, s, (unsigned long)-d);
+            if (d && (!(d & 1) || d >= (1 << (w - 1)) || d <= -(1 << (w - 1)))) ok = 0;
+            for (size_t j = i + 1; d && j < i + w && j < len; j++) ok &= naf[j] == 0;
+        }
+        tu_to_mpz(k, K, n);
+        TU_CHECK(ok && mpz_cmp(s, k) == 0, "wNAF digits", n, TU_V("k", K, n));
+    }
+    mpz_clears(k, s, t, NULL);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     tu_init(argv[0]);
     bnctx = BN_CTX_new();
+    test_wnaf();
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const curve_case *cc = &CASES[i];
         EC_GROUP *g = EC_GROUP_new_by_curve_name(cc->nid);
