@@ -3,7 +3,7 @@
 #ifndef TABAI_EC_INTERNAL_H
 #define TABAI_EC_INTERNAL_H
 
-#include "../cpu/kernels.h"
+#include "../dispatch/tables.h"
 #include "../internal.h"
 #include "tabai_ec.h"
 

@@ -7,7 +7,7 @@
  * at first use (src/ec/README.md, section "Eight lanes"). */
 #include <pthread.h>
 
-#include "../cpu/kernels.h"
+#include "../dispatch/tables.h"
 #include "../mb/mb.h"
 #include "field.h"
 #include "mb.h"

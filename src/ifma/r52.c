@@ -5,7 +5,7 @@
  * mont1_ifma.c and are called only when tabai_r52_usable(). */
 #include <stdlib.h>
 
-#include "../cpu/kernels.h"
+#include "../dispatch/tables.h"
 #include "../mb/mb.h"
 #include "../mod/mod.h"
 #include "r52.h"

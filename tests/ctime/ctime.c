@@ -31,12 +31,12 @@
 #include <valgrind/valgrind.h>
 
 #include "../../bench/moduli.h"
-#include "../../src/cpu/kernels.h"
-#include "../../src/rsa/rsa.h"
-#include "../../src/mb/mb.h"
+#include "../../src/dispatch/tables.h"
 #include "../../src/ec/ec.h"
 #include "../../src/ec/field.h"
 #include "../../src/ec/mb.h"
+#include "../../src/mb/mb.h"
+#include "../../src/rsa/rsa.h"
 #include "tabai_ec.h"
 #include "testutil.h"
 
