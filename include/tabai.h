@@ -546,26 +546,21 @@ TABAI_API size_t tabai_powmod2_scratch_limbs(size_t n, size_t e1bits, size_t e2b
  *            TABAI_ERR_SCRATCH (scratch_limbs < tabai_powmod2_scratch_limbs(ctx->n, e1bits,
  *            e2bits)), TABAI_ERR_RANGE (a1 or a2 >= p); nothing is written on error.
  *  Source:   Straus, AMM 71, 1964 (interleaving); Moller, SAC 2001, section 3.2; HAC 14.85. */
-TABAI_API tabai_status tabai_mont_powmod2_vartime(const tabai_mont *ctx, uint64_t *r,
-                                                  const uint64_t *a1, const uint64_t *e1,
-                                                  size_t e1bits, const uint64_t *a2,
-                                                  const uint64_t *e2, size_t e2bits,
-                                                  uint64_t *scratch, size_t scratch_limbs);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_powmod2_vartime(
+    const tabai_mont *ctx, uint64_t *r, const uint64_t *a1, const uint64_t *e1, size_t e1bits,
+    const uint64_t *a2, const uint64_t *e2, size_t e2bits, uint64_t *scratch, size_t scratch_limbs);
 /** r = a1^e1 * a2^e2 mod p with Ohta products (any p >= 2). As tabai_mont_powmod2_vartime. */
-TABAI_API tabai_status tabai_ohta_powmod2_vartime(const tabai_ohta *ctx, uint64_t *r,
-                                                  const uint64_t *a1, const uint64_t *e1,
-                                                  size_t e1bits, const uint64_t *a2,
-                                                  const uint64_t *e2, size_t e2bits,
-                                                  uint64_t *scratch, size_t scratch_limbs);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_powmod2_vartime(
+    const tabai_ohta *ctx, uint64_t *r, const uint64_t *a1, const uint64_t *e1, size_t e1bits,
+    const uint64_t *a2, const uint64_t *e2, size_t e2bits, uint64_t *scratch, size_t scratch_limbs);
 /** Convenience: r[n] = a1^e1 * a2^e2 mod m[n] for any m >= 1 (odd: Montgomery; even: Ohta),
  *  a1, a2 any n-limb values (reduced first). Allocates its scratch and contexts on the heap
  *  and wipes them before freeing. Variable time in e1 and e2 only.
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m == 0), TABAI_ERR_ALLOC
  *  (r untouched). */
-TABAI_API tabai_status tabai_powmod2_vartime(uint64_t *r, const uint64_t *a1, const uint64_t *e1,
-                                             size_t e1bits, const uint64_t *a2,
-                                             const uint64_t *e2, size_t e2bits,
-                                             const uint64_t *m, size_t n);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_powmod2_vartime(
+    uint64_t *r, const uint64_t *a1, const uint64_t *e1, size_t e1bits, const uint64_t *a2,
+    const uint64_t *e2, size_t e2bits, const uint64_t *m, size_t n);
 
 /* ------------------------------------------------------------------------------------
  * Fixed-base exponentiation (DSA signing: g^k mod p with g fixed per key).
@@ -585,9 +580,9 @@ TABAI_API unsigned tabai_powmod_base_rows(size_t ebits);
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (rows outside 1..TABAI_POWMOD_BASE_MAX_ROWS,
  *            ebits 0 or above 64*TABAI_MAX_LIMBS*2, table_limbs too short),
  *            TABAI_ERR_RANGE (g >= p); the table is not written on error. */
-TABAI_API tabai_status tabai_mont_powmod_base_table(const tabai_mont *ctx, uint64_t *table,
-                                                    size_t table_limbs, const uint64_t *g,
-                                                    size_t ebits, unsigned rows);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status
+tabai_mont_powmod_base_table(const tabai_mont *ctx, uint64_t *table, size_t table_limbs,
+                             const uint64_t *g, size_t ebits, unsigned rows);
 /** r = g^e mod p for the g of the table: comb method, ceil(ebits/rows) squarings and
  *  products, each table entry read by a masked scan of all 2^rows entries.
  *  Shapes:   r: ctx->n limbs; e: ceil(ebits/64) limbs, e < 2^ebits; table as made by
@@ -598,10 +593,9 @@ TABAI_API tabai_status tabai_mont_powmod_base_table(const tabai_mont *ctx, uint6
  *            written on error.
  *  Source:   Lim, Lee, "More flexible exponentiation with precomputation", CRYPTO '94;
  *            HAC 14.117; masked table scan as tabai_mont_powmod. */
-TABAI_API tabai_status tabai_mont_powmod_base(const tabai_mont *ctx, uint64_t *r,
-                                              const uint64_t *e, size_t ebits,
-                                              const uint64_t *table, size_t table_limbs,
-                                              unsigned rows);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status
+tabai_mont_powmod_base(const tabai_mont *ctx, uint64_t *r, const uint64_t *e, size_t ebits,
+                       const uint64_t *table, size_t table_limbs, unsigned rows);
 
 #ifdef __cplusplus
 }
