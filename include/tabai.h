@@ -28,10 +28,10 @@ extern "C" {
 #define TABAI_API __attribute__((visibility("default")))
 #endif
 
-/** On a function whose tabai_status the caller must look at. Off inside the library's own
- *  sources (TABAI_BUILDING), whose internal calls pass operands already checked and would
- *  otherwise need a dummy use each (GCC does not accept a (void) cast for it). */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(TABAI_BUILDING)
+/** On a function whose tabai_status the caller must look at, the library's own sources
+ *  included: an internal call either passes the error on or says why it cannot happen with
+ *  `(void)!` (GCC does not accept a plain (void) cast for it). */
+#if defined(__GNUC__) || defined(__clang__)
 #define TABAI_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
 #else
 #define TABAI_WARN_UNUSED_RESULT

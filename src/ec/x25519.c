@@ -352,7 +352,7 @@ tabai_status tabai_x25519_keypair(uint8_t sk[32], uint8_t pk[32]) {
         tabai_wipe(k, sizeof k);
         return s;
     }
-    tabai_x25519_base(pk, k);
+    (void)!tabai_x25519_base(pk, k); /* cannot fail: pk and k are not NULL */
     memcpy(sk, k, 32);
     tabai_wipe(k, sizeof k);
     return TABAI_OK;

@@ -117,8 +117,9 @@ tabai_status tabai_powmod_batch_with(const tabai_mb_kernel *k, size_t count, uin
  * kernel k (the scalar loop for k == NULL or moduli above TABAI_MB_MAX_BITS), whole groups
  * split across `threads` threads (0: every online core). r[j] may be b[j]. Constant time in
  * b, e and the moduli's values (their lengths show). Every buffer is wiped before it is
- * freed. Errors: TABAI_ERR_ALLOC (r may then be partly written). The one exponentiation
- * engine of the batch API and of the RSA layer. */
+ * freed. Errors: TABAI_ERR_ALLOC (r may then be partly written); on the scalar loop, the
+ * first job's error that tabai_mont_powmod reports (b[j] >= p_j: r[j] = 0). The one
+ * exponentiation engine of the batch API and of the RSA layer. */
 tabai_status tabai_mb_powmod_jobs(const tabai_mb_kernel *k, size_t jobs, uint64_t *const r[],
                                   const uint64_t *const b[], const uint64_t *const e[],
                                   size_t ebits, const tabai_mont *const mc[], size_t n,
