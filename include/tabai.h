@@ -37,6 +37,15 @@ extern "C" {
 #define TABAI_WARN_UNUSED_RESULT
 #endif
 
+/** On a function that does not check its pointers (the raw limb functions): the listed
+ *  arguments (1-based) must not be NULL, and the compiler may warn when one is. Never on a
+ *  function that checks for NULL (TABAI_ERR_NULL): the compiler could drop that check. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TABAI_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#else
+#define TABAI_NONNULL(...)
+#endif
+
 #define TABAI_VERSION_MAJOR 0
 #define TABAI_VERSION_MINOR 1
 #define TABAI_VERSION_PATCH 0
@@ -135,7 +144,8 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_cpu_set_tier(tabai_tier t)
 
 /* ------------------------------------------------------------------------------------
  * Raw limb arithmetic (GMP mpn style). Any n >= 1; n = 0 writes nothing and returns 0.
- * Pointers must be valid for the stated number of limbs. Constant time.
+ * Pointers must be valid for the stated number of limbs, and never NULL (even for n = 0):
+ * these functions do not check them (TABAI_NONNULL). Constant time.
  * Above TABAI_MAX_LIMBS, tabai_mul_n, tabai_sqr_n and tabai_mul (an == bn) take their
  * Karatsuba scratch (about 56n bytes) from the heap and wipe it before freeing; if that
  * allocation fails they compute the same product by schoolbook rows without scratch
@@ -144,31 +154,38 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_cpu_set_tier(tabai_tier t)
 
 /** r[n] = a[n] + b[n]; returns the carry out (0 or 1).
  *  Aliasing: r may equal a and/or b. */
-TABAI_API uint64_t tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+TABAI_API TABAI_NONNULL(1, 2, 3) uint64_t
+    tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 /** r[n] = a[n] - b[n] mod 2^(64n); returns the borrow out (0 or 1).
  *  Aliasing: r may equal a and/or b. */
-TABAI_API uint64_t tabai_sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+TABAI_API TABAI_NONNULL(1, 2, 3) uint64_t
+    tabai_sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 /** r[2n] = a[n] * b[n] ("mulPre"). Aliasing: r must not overlap a or b; a may equal b. */
-TABAI_API void tabai_mul_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+TABAI_API TABAI_NONNULL(1, 2, 3) void tabai_mul_n(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                                  size_t n);
 /** r[2n] = a[n]^2, off-diagonal products once, doubled, plus the diagonal.
  *  Aliasing: r must not overlap a. */
-TABAI_API void tabai_sqr_n(uint64_t *r, const uint64_t *a, size_t n);
+TABAI_API TABAI_NONNULL(1, 2) void tabai_sqr_n(uint64_t *r, const uint64_t *a, size_t n);
 /** r[an+bn] = a[an] * b[bn], any an, bn >= 1. Aliasing: r must not overlap a or b. */
-TABAI_API void tabai_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, size_t bn);
+TABAI_API TABAI_NONNULL(1, 2, 4) void tabai_mul(uint64_t *r, const uint64_t *a, size_t an,
+                                                const uint64_t *b, size_t bn);
 /** r[n] = a[n] * b; returns the high limb. Aliasing: r may equal a. */
-TABAI_API uint64_t tabai_mul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+TABAI_API TABAI_NONNULL(1, 2) uint64_t
+    tabai_mul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
 /** r[n] += a[n] * b; returns the high limb. Aliasing: r must not overlap a unless r == a. */
-TABAI_API uint64_t tabai_addmul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+TABAI_API TABAI_NONNULL(1, 2) uint64_t
+    tabai_addmul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
 /** Compares a[n] and b[n]: returns -1, 0 or 1. Constant time (the result is public). */
-TABAI_API int tabai_cmp_n(const uint64_t *a, const uint64_t *b, size_t n);
+TABAI_API TABAI_NONNULL(1, 2) int tabai_cmp_n(const uint64_t *a, const uint64_t *b, size_t n);
 /** r[n] = cond ? a[n] : b[n], cond in {0, 1} (any non-zero counts as 1), by masks.
  *  Aliasing: r may equal a and/or b. */
-TABAI_API void tabai_cnd_select_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b,
-                                  size_t n);
+TABAI_API TABAI_NONNULL(1, 3, 4) void tabai_cnd_select_n(uint64_t *r, uint64_t cond,
+                                                         const uint64_t *a, const uint64_t *b,
+                                                         size_t n);
 /** If cond != 0: r[n] = a[n] - b[n], else r[n] = a[n]; returns the borrow (0 if !cond).
  *  By masks, no branch. Aliasing: r may equal a and/or b. */
-TABAI_API uint64_t tabai_cnd_sub_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b,
-                                   size_t n);
+TABAI_API TABAI_NONNULL(1, 3, 4) uint64_t
+    tabai_cnd_sub_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b, size_t n);
 
 /** Big-endian bytes to limbs: r[n] = the last 8n bytes of be[len] (zero-extended).
  *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if len > 8n after leading zero bytes, or if 8n

@@ -33,6 +33,8 @@ if(HEADERS2)
     string(APPEND header "${_text}")
   endforeach()
 endif()
+# attribute macros with arguments stand between TABAI_API and the name: drop them first
+string(REGEX REPLACE "TABAI_NONNULL\\([0-9, ]*\\)[ \n]*" "" header "${header}")
 string(REGEX MATCHALL "\nTABAI_API [^(]*\\(" decls "${header}")
 set(api "")
 foreach(d IN LISTS decls)
