@@ -1,12 +1,14 @@
 # tabai: the two commands of the README.
 #   make bench   set up (packages, .venv, build), then run `tabai bench` with the defaults
-#   make test    set up, then build and run every test: C under ctest for every tier (with
-#                the valgrind constant-time tests and the dudect timing tests), the same C
-#                tests under ASan + UBSan, the VERIFY build, a bounded run of every fuzzer,
+#   make test    set up, then make lint (about 30 s, most of it regenerating bench/moduli.h
+#                to compare), then build and run every test: C under ctest for every tier
+#                (with the valgrind constant-time tests and the dudect timing tests), the same
+#                C tests under ASan + UBSan, the VERIFY build, a bounded run of every fuzzer,
 #                pytest + hypothesis
 # Other targets: setup, build, ctest, asan, pytest, install-py, clean.
-#   make lint    clang-format on the C files changed against main, ruff on the Python, the
-#                generated files fresh (scripts/lint.sh; the pre-commit hooks run the same)
+#   make lint    clang-format on the C lines changed against main, ruff on the Python, the
+#                generated files fresh (scripts/lint.sh; the pre-commit hooks run the same;
+#                clang-format from Debian and ruff from requirements-dev.txt: scripts/setup.sh)
 #   make tsan    tests/c/test_threads.c and the library under ThreadSanitizer (build-tsan)
 #   make ctime   the constant-time tests under valgrind (tests/ctime; ctest label ctime)
 #   make verify  build-verify with -DTABAI_VERIFY=ON (preconditions asserted inside kernels and
@@ -106,7 +108,7 @@ pytest: install-py
 pytest-long: install-py
 	cd tests/python && HYPOTHESIS_PROFILE=long ../../$(PY) -m pytest -q -p no:cacheprovider .
 
-test: ctest asan tsan verify fuzz-smoke pytest
+test: lint ctest asan tsan verify fuzz-smoke pytest
 	@echo "make test: all suites passed"
 
 bench: install-py

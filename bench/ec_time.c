@@ -151,10 +151,13 @@ int main(int argc, char **argv) {
         j.c = curves[ci].c;
         j.L = tabai_ec_field_bytes(j.c);
         uint8_t psk[66];
-        tabai_ec_keypair(j.c, j.sk, j.pk);
-        tabai_ec_keypair(j.c, psk, j.peer);
+        if (tabai_ec_keypair(j.c, j.sk, j.pk) != TABAI_OK ||
+            tabai_ec_keypair(j.c, psk, j.peer) != TABAI_OK) {
+            printf("%s: key pair failed\n", curves[ci].group);
+            return 1;
+        }
         for (int i = 0; i < 64; i++) j.dg[i] = (uint8_t)(i * 7 + 1);
-        t_sign(&j);
+        t_sign(&j); /* its signature is checked below (t_verify) */
         j.key = load_key(curves[ci].group, j.sk, j.L, j.pk);
         j.peerkey = load_key(curves[ci].group, NULL, j.L, j.peer);
         j.sctx = EVP_PKEY_CTX_new(j.key, NULL);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/cpu/registry.h"
+#include "../src/dispatch/registry.h"
 #include "harness.h"
 #include "moduli.h"
 
@@ -37,7 +37,7 @@ static void (*const suites[])(bench_ctx *) = {
 
 static const size_t default_limbs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 32, 64};
 
-/* The kernel registry (src/cpu/registry.def) as JSON, one object per label: its ops, the
+/* The kernel registry (src/dispatch/registry.def) as JSON, one object per label: its ops, the
  * lowest tier of its records, lanes, digit bits (0: chosen per size), where it lives. The
  * Python tools take their kernel labels from here (`--list`, and the run's meta). */
 static void registry_json(char *buf, size_t size) {

@@ -14,7 +14,7 @@
 #include <openssl/bn.h>
 #include <string.h>
 
-#include "cpu/kernels.h"
+#include "dispatch/tables.h"
 #include "harness.h"
 #include "peers.h"
 

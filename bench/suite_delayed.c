@@ -15,14 +15,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/cpu/registry.h"
-#include "../src/mb/mb.h"
 #include "../src/delayed/delayed.h"
+#include "../src/dispatch/registry.h"
+#include "../src/mb/mb.h"
 #include "harness.h"
 #include "moduli.h"
 #include "tabai.h"
 
-/* kernel labels come from the kernel registry (src/cpu/registry.def), never spelled here */
+/* kernel labels come from the kernel registry (src/dispatch/registry.def), never spelled here */
 #define KL(X) tabai_kernel_name(TABAI_KERNEL_##X)
 static const char *mb4_label(void) {
     for (const tabai_kernel_rec *r = tabai_registry; r->label; r++)

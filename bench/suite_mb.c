@@ -31,11 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/cpu/kernels.h"
+#include "../src/dispatch/tables.h"
 #include "../src/rsa/rsa.h"
 #include "harness.h"
-#include "peers.h"
 #include "moduli.h"
+#include "peers.h"
 
 #define MB_WORDS (TABAI_MB_MAX_DIGITS * TABAI_MB_MAX_LANES)
 

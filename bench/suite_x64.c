@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/cpu/kernels.h"
+#include "../src/dispatch/tables.h"
 #include "../src/x64/x64_mix.h"
 #include "harness.h"
 

@@ -28,13 +28,22 @@ extern "C" {
 #define TABAI_API __attribute__((visibility("default")))
 #endif
 
-/** On a function whose tabai_status the caller must look at. Off inside the library's own
- *  sources (TABAI_BUILDING), whose internal calls pass operands already checked and would
- *  otherwise need a dummy use each (GCC does not accept a (void) cast for it). */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(TABAI_BUILDING)
+/** On a function whose tabai_status the caller must look at, the library's own sources
+ *  included: an internal call either passes the error on or says why it cannot happen with
+ *  `(void)!` (GCC does not accept a plain (void) cast for it). */
+#if defined(__GNUC__) || defined(__clang__)
 #define TABAI_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
 #else
 #define TABAI_WARN_UNUSED_RESULT
+#endif
+
+/** On a function that does not check its pointers (the raw limb functions): the listed
+ *  arguments (1-based) must not be NULL, and the compiler may warn when one is. Never on a
+ *  function that checks for NULL (TABAI_ERR_NULL): the compiler could drop that check. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TABAI_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#else
+#define TABAI_NONNULL(...)
 #endif
 
 #define TABAI_VERSION_MAJOR 0
@@ -135,7 +144,8 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_cpu_set_tier(tabai_tier t)
 
 /* ------------------------------------------------------------------------------------
  * Raw limb arithmetic (GMP mpn style). Any n >= 1; n = 0 writes nothing and returns 0.
- * Pointers must be valid for the stated number of limbs. Constant time.
+ * Pointers must be valid for the stated number of limbs, and never NULL (even for n = 0):
+ * these functions do not check them (TABAI_NONNULL). Constant time.
  * Above TABAI_MAX_LIMBS, tabai_mul_n, tabai_sqr_n and tabai_mul (an == bn) take their
  * Karatsuba scratch (about 56n bytes) from the heap and wipe it before freeing; if that
  * allocation fails they compute the same product by schoolbook rows without scratch
@@ -144,31 +154,38 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_cpu_set_tier(tabai_tier t)
 
 /** r[n] = a[n] + b[n]; returns the carry out (0 or 1).
  *  Aliasing: r may equal a and/or b. */
-TABAI_API uint64_t tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+TABAI_API TABAI_NONNULL(1, 2, 3) uint64_t
+    tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 /** r[n] = a[n] - b[n] mod 2^(64n); returns the borrow out (0 or 1).
  *  Aliasing: r may equal a and/or b. */
-TABAI_API uint64_t tabai_sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+TABAI_API TABAI_NONNULL(1, 2, 3) uint64_t
+    tabai_sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 /** r[2n] = a[n] * b[n] ("mulPre"). Aliasing: r must not overlap a or b; a may equal b. */
-TABAI_API void tabai_mul_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+TABAI_API TABAI_NONNULL(1, 2, 3) void tabai_mul_n(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                                  size_t n);
 /** r[2n] = a[n]^2, off-diagonal products once, doubled, plus the diagonal.
  *  Aliasing: r must not overlap a. */
-TABAI_API void tabai_sqr_n(uint64_t *r, const uint64_t *a, size_t n);
+TABAI_API TABAI_NONNULL(1, 2) void tabai_sqr_n(uint64_t *r, const uint64_t *a, size_t n);
 /** r[an+bn] = a[an] * b[bn], any an, bn >= 1. Aliasing: r must not overlap a or b. */
-TABAI_API void tabai_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, size_t bn);
+TABAI_API TABAI_NONNULL(1, 2, 4) void tabai_mul(uint64_t *r, const uint64_t *a, size_t an,
+                                                const uint64_t *b, size_t bn);
 /** r[n] = a[n] * b; returns the high limb. Aliasing: r may equal a. */
-TABAI_API uint64_t tabai_mul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+TABAI_API TABAI_NONNULL(1, 2) uint64_t
+    tabai_mul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
 /** r[n] += a[n] * b; returns the high limb. Aliasing: r must not overlap a unless r == a. */
-TABAI_API uint64_t tabai_addmul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
+TABAI_API TABAI_NONNULL(1, 2) uint64_t
+    tabai_addmul_1(uint64_t *r, const uint64_t *a, size_t n, uint64_t b);
 /** Compares a[n] and b[n]: returns -1, 0 or 1. Constant time (the result is public). */
-TABAI_API int tabai_cmp_n(const uint64_t *a, const uint64_t *b, size_t n);
+TABAI_API TABAI_NONNULL(1, 2) int tabai_cmp_n(const uint64_t *a, const uint64_t *b, size_t n);
 /** r[n] = cond ? a[n] : b[n], cond in {0, 1} (any non-zero counts as 1), by masks.
  *  Aliasing: r may equal a and/or b. */
-TABAI_API void tabai_cnd_select_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b,
-                                  size_t n);
+TABAI_API TABAI_NONNULL(1, 3, 4) void tabai_cnd_select_n(uint64_t *r, uint64_t cond,
+                                                         const uint64_t *a, const uint64_t *b,
+                                                         size_t n);
 /** If cond != 0: r[n] = a[n] - b[n], else r[n] = a[n]; returns the borrow (0 if !cond).
  *  By masks, no branch. Aliasing: r may equal a and/or b. */
-TABAI_API uint64_t tabai_cnd_sub_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b,
-                                   size_t n);
+TABAI_API TABAI_NONNULL(1, 3, 4) uint64_t
+    tabai_cnd_sub_n(uint64_t *r, uint64_t cond, const uint64_t *a, const uint64_t *b, size_t n);
 
 /** Big-endian bytes to limbs: r[n] = the last 8n bytes of be[len] (zero-extended).
  *  Errors: TABAI_ERR_NULL; TABAI_ERR_SIZE if len > 8n after leading zero bytes, or if 8n
@@ -546,26 +563,21 @@ TABAI_API size_t tabai_powmod2_scratch_limbs(size_t n, size_t e1bits, size_t e2b
  *            TABAI_ERR_SCRATCH (scratch_limbs < tabai_powmod2_scratch_limbs(ctx->n, e1bits,
  *            e2bits)), TABAI_ERR_RANGE (a1 or a2 >= p); nothing is written on error.
  *  Source:   Straus, AMM 71, 1964 (interleaving); Moller, SAC 2001, section 3.2; HAC 14.85. */
-TABAI_API tabai_status tabai_mont_powmod2_vartime(const tabai_mont *ctx, uint64_t *r,
-                                                  const uint64_t *a1, const uint64_t *e1,
-                                                  size_t e1bits, const uint64_t *a2,
-                                                  const uint64_t *e2, size_t e2bits,
-                                                  uint64_t *scratch, size_t scratch_limbs);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_powmod2_vartime(
+    const tabai_mont *ctx, uint64_t *r, const uint64_t *a1, const uint64_t *e1, size_t e1bits,
+    const uint64_t *a2, const uint64_t *e2, size_t e2bits, uint64_t *scratch, size_t scratch_limbs);
 /** r = a1^e1 * a2^e2 mod p with Ohta products (any p >= 2). As tabai_mont_powmod2_vartime. */
-TABAI_API tabai_status tabai_ohta_powmod2_vartime(const tabai_ohta *ctx, uint64_t *r,
-                                                  const uint64_t *a1, const uint64_t *e1,
-                                                  size_t e1bits, const uint64_t *a2,
-                                                  const uint64_t *e2, size_t e2bits,
-                                                  uint64_t *scratch, size_t scratch_limbs);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ohta_powmod2_vartime(
+    const tabai_ohta *ctx, uint64_t *r, const uint64_t *a1, const uint64_t *e1, size_t e1bits,
+    const uint64_t *a2, const uint64_t *e2, size_t e2bits, uint64_t *scratch, size_t scratch_limbs);
 /** Convenience: r[n] = a1^e1 * a2^e2 mod m[n] for any m >= 1 (odd: Montgomery; even: Ohta),
  *  a1, a2 any n-limb values (reduced first). Allocates its scratch and contexts on the heap
  *  and wipes them before freeing. Variable time in e1 and e2 only.
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m == 0), TABAI_ERR_ALLOC
  *  (r untouched). */
-TABAI_API tabai_status tabai_powmod2_vartime(uint64_t *r, const uint64_t *a1, const uint64_t *e1,
-                                             size_t e1bits, const uint64_t *a2,
-                                             const uint64_t *e2, size_t e2bits,
-                                             const uint64_t *m, size_t n);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_powmod2_vartime(
+    uint64_t *r, const uint64_t *a1, const uint64_t *e1, size_t e1bits, const uint64_t *a2,
+    const uint64_t *e2, size_t e2bits, const uint64_t *m, size_t n);
 
 /* ------------------------------------------------------------------------------------
  * Fixed-base exponentiation (DSA signing: g^k mod p with g fixed per key).
@@ -585,9 +597,9 @@ TABAI_API unsigned tabai_powmod_base_rows(size_t ebits);
  *  Errors:   TABAI_ERR_NULL, TABAI_ERR_SIZE (rows outside 1..TABAI_POWMOD_BASE_MAX_ROWS,
  *            ebits 0 or above 64*TABAI_MAX_LIMBS*2, table_limbs too short),
  *            TABAI_ERR_RANGE (g >= p); the table is not written on error. */
-TABAI_API tabai_status tabai_mont_powmod_base_table(const tabai_mont *ctx, uint64_t *table,
-                                                    size_t table_limbs, const uint64_t *g,
-                                                    size_t ebits, unsigned rows);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status
+tabai_mont_powmod_base_table(const tabai_mont *ctx, uint64_t *table, size_t table_limbs,
+                             const uint64_t *g, size_t ebits, unsigned rows);
 /** r = g^e mod p for the g of the table: comb method, ceil(ebits/rows) squarings and
  *  products, each table entry read by a masked scan of all 2^rows entries.
  *  Shapes:   r: ctx->n limbs; e: ceil(ebits/64) limbs, e < 2^ebits; table as made by
@@ -598,10 +610,9 @@ TABAI_API tabai_status tabai_mont_powmod_base_table(const tabai_mont *ctx, uint6
  *            written on error.
  *  Source:   Lim, Lee, "More flexible exponentiation with precomputation", CRYPTO '94;
  *            HAC 14.117; masked table scan as tabai_mont_powmod. */
-TABAI_API tabai_status tabai_mont_powmod_base(const tabai_mont *ctx, uint64_t *r,
-                                              const uint64_t *e, size_t ebits,
-                                              const uint64_t *table, size_t table_limbs,
-                                              unsigned rows);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status
+tabai_mont_powmod_base(const tabai_mont *ctx, uint64_t *r, const uint64_t *e, size_t ebits,
+                       const uint64_t *table, size_t table_limbs, unsigned rows);
 
 #ifdef __cplusplus
 }

@@ -63,26 +63,32 @@ TABAI_API size_t tabai_ec_field_bytes(tabai_curve c);
 TABAI_API size_t tabai_ec_scalar_bytes(tabai_curve c);
 /** The curve y^2 = x^3 + a x + b over F_p with generator G of prime order n: p, a, b, Gx,
  *  Gy as L bytes, n as Ln bytes (any output may be NULL). Errors: TABAI_ERR_CURVE. */
-TABAI_API tabai_status tabai_ec_curve_params(tabai_curve c, uint8_t *p, uint8_t *a, uint8_t *b,
-                                             uint8_t *gx, uint8_t *gy, uint8_t *n);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ec_curve_params(tabai_curve c, uint8_t *p,
+                                                                      uint8_t *a, uint8_t *b,
+                                                                      uint8_t *gx, uint8_t *gy,
+                                                                      uint8_t *n);
 
 /* ---- keys ---- */
 
 /** A new key pair from the operating system's random generator (getrandom): sk[Ln], a
  *  scalar 1 <= d < n drawn by rejection sampling; pk[1 + 2L], uncompressed Q = d G.
  *  Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL, TABAI_ERR_RANDOM. */
-TABAI_API tabai_status tabai_ec_keypair(tabai_curve c, uint8_t *sk, uint8_t *pk);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ec_keypair(tabai_curve c, uint8_t *sk,
+                                                                 uint8_t *pk);
 /** pk = d G for the private scalar sk[Ln]; pk_len 1 + 2L (uncompressed) or 1 + L
  *  (compressed) chooses the form. Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL, TABAI_ERR_SIZE
  *  (pk_len), TABAI_ERR_SCALAR (d = 0 or d >= n). */
-TABAI_API tabai_status tabai_ec_public_key(tabai_curve c, uint8_t *pk, size_t pk_len,
-                                           const uint8_t *sk);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ec_public_key(tabai_curve c, uint8_t *pk,
+                                                                    size_t pk_len,
+                                                                    const uint8_t *sk);
 /** Validates a SEC1 public key (SEC 1 v2, 3.2.2.1: encoding, coordinates < p, on the
  *  curve, not infinity; decompression by y = (x^3 + a x + b)^((p+1)/4), as p = 3 mod 4 for
  *  all four curves) and writes it uncompressed to out[1 + 2L]
  *  (out may be NULL). Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL, TABAI_ERR_POINT. */
-TABAI_API tabai_status tabai_ec_public_key_check(tabai_curve c, uint8_t *out, const uint8_t *pk,
-                                                 size_t pk_len);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ec_public_key_check(tabai_curve c,
+                                                                          uint8_t *out,
+                                                                          const uint8_t *pk,
+                                                                          size_t pk_len);
 
 /* ---- ECDH ---- */
 
@@ -90,8 +96,9 @@ TABAI_API tabai_status tabai_ec_public_key_check(tabai_curve c, uint8_t *out, co
  *  x-coordinate left-padded to L bytes. The peer's key is validated first.
  *  Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL, TABAI_ERR_SCALAR, TABAI_ERR_POINT.
  *  Time: constant in sk. */
-TABAI_API tabai_status tabai_ecdh(tabai_curve c, uint8_t *secret, const uint8_t *sk,
-                                  const uint8_t *peer_pk, size_t peer_len);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdh(tabai_curve c, uint8_t *secret,
+                                                           const uint8_t *sk,
+                                                           const uint8_t *peer_pk, size_t peer_len);
 
 /* ---- ECDSA ---- */
 
@@ -103,20 +110,18 @@ TABAI_API tabai_status tabai_ecdh(tabai_curve c, uint8_t *secret, const uint8_t 
  *  Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL, TABAI_ERR_SCALAR, TABAI_ERR_KERNEL (hash
  *  unknown, or the hash library failed), TABAI_ERR_ALLOC (extra longer than 128 bytes and
  *  its buffer could not be allocated). Time: constant in sk and k. */
-TABAI_API tabai_status tabai_ecdsa_sign_digest(tabai_curve c, uint8_t *sig, const uint8_t *sk,
-                                               const uint8_t *digest, size_t digest_len,
-                                               tabai_hash h, const uint8_t *extra,
-                                               size_t extra_len, unsigned flags);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_sign_digest(
+    tabai_curve c, uint8_t *sig, const uint8_t *sk, const uint8_t *digest, size_t digest_len,
+    tabai_hash h, const uint8_t *extra, size_t extra_len, unsigned flags);
 /** ECDSA verification (FIPS 186-5 6.4.2) of sig[2 Ln] = r || s over a digest, for the SEC1
  *  public key pk[pk_len] (validated). Returns TABAI_OK if the signature is valid.
  *  flags: TABAI_ECDSA_LOW_S rejects s > n/2.
  *  Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL, TABAI_ERR_POINT (bad public key),
  *  TABAI_ERR_SIGNATURE (r or s out of [1, n-1], or the equation fails).
  *  Time: variable (public inputs only). */
-TABAI_API tabai_status tabai_ecdsa_verify_digest_vartime(tabai_curve c, const uint8_t *pk,
-                                                         size_t pk_len, const uint8_t *digest,
-                                                         size_t digest_len, const uint8_t *sig,
-                                                         unsigned flags);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_verify_digest_vartime(
+    tabai_curve c, const uint8_t *pk, size_t pk_len, const uint8_t *digest, size_t digest_len,
+    const uint8_t *sig, unsigned flags);
 
 /* ---- point arithmetic (for research; SEC1 encodings, 0x00 for infinity) ---- */
 
@@ -124,12 +129,14 @@ TABAI_API tabai_status tabai_ecdsa_verify_digest_vartime(tabai_curve c, const ui
  *  P[p_len] (validated; infinity allowed). out: 1 + 2L bytes, uncompressed, or a single
  *  0x00 followed by 2L zero bytes for infinity. Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL,
  *  TABAI_ERR_POINT. Time: constant in k. */
-TABAI_API tabai_status tabai_ec_point_mul(tabai_curve c, uint8_t *out, const uint8_t *k,
-                                          size_t k_len, const uint8_t *pt, size_t p_len);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ec_point_mul(tabai_curve c, uint8_t *out,
+                                                                   const uint8_t *k, size_t k_len,
+                                                                   const uint8_t *pt, size_t p_len);
 /** out = P + Q by complete formulas (any inputs, infinity included). out as in
  *  tabai_ec_point_mul. Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL, TABAI_ERR_POINT. */
-TABAI_API tabai_status tabai_ec_point_add(tabai_curve c, uint8_t *out, const uint8_t *pt,
-                                          size_t p_len, const uint8_t *qt, size_t q_len);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ec_point_add(tabai_curve c, uint8_t *out,
+                                                                   const uint8_t *pt, size_t p_len,
+                                                                   const uint8_t *qt, size_t q_len);
 
 /* ---- X25519 (RFC 7748) ---- */
 
@@ -137,12 +144,15 @@ TABAI_API tabai_status tabai_ec_point_add(tabai_curve c, uint8_t *out, const uin
  *  conditional swaps; k clamped, the top bit of u masked. Errors: TABAI_ERR_NULL,
  *  TABAI_ERR_POINT when the result is all zero (a small-order u; RFC 7748 section 6.1),
  *  nothing written then. Time: constant in k. */
-TABAI_API tabai_status tabai_x25519(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_x25519(uint8_t out[32], const uint8_t k[32],
+                                                             const uint8_t u[32]);
 /** out[32] = X25519(k, 9): the public key of k. Errors: TABAI_ERR_NULL. */
-TABAI_API tabai_status tabai_x25519_base(uint8_t out[32], const uint8_t k[32]);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_x25519_base(uint8_t out[32],
+                                                                  const uint8_t k[32]);
 /** A new X25519 key pair: sk[32] from getrandom, pk[32] = X25519(sk, 9).
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_RANDOM. */
-TABAI_API tabai_status tabai_x25519_keypair(uint8_t sk[32], uint8_t pk[32]);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_x25519_keypair(uint8_t sk[32],
+                                                                     uint8_t pk[32]);
 
 /* ---- batches: many operations of one curve in one call ----
  * At tier ifma, P-256, P-384 and secp256k1 run in groups of 8, one operation per 64-bit
@@ -159,43 +169,39 @@ TABAI_API tabai_status tabai_x25519_keypair(uint8_t sk[32], uint8_t pk[32]);
 /** pk[i] = sk[i] G for i < count: tabai_ec_public_key for many keys, all in the form
  *  pk_len chooses (1 + 2L uncompressed, 1 + L compressed; TABAI_ERR_SIZE for the whole call
  *  otherwise). Per item: TABAI_ERR_NULL, TABAI_ERR_SCALAR. Time: constant in sk[i]. */
-TABAI_API tabai_status tabai_ec_public_key_batch(tabai_curve c, size_t count, tabai_status st[],
-                                                 uint8_t *const pk[], size_t pk_len,
-                                                 const uint8_t *const sk[]);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status
+tabai_ec_public_key_batch(tabai_curve c, size_t count, tabai_status st[], uint8_t *const pk[],
+                          size_t pk_len, const uint8_t *const sk[]);
 /** count key pairs from getrandom (tabai_ec_keypair's rejection sampling per item):
  *  sk[i][Ln], pk[i][1 + 2L] uncompressed. Per item: TABAI_ERR_NULL, TABAI_ERR_RANDOM.
  *  Time: constant in the private keys. */
-TABAI_API tabai_status tabai_ec_keypair_batch(tabai_curve c, size_t count, tabai_status st[],
-                                              uint8_t *const sk[], uint8_t *const pk[]);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ec_keypair_batch(tabai_curve c, size_t count,
+                                                                       tabai_status st[],
+                                                                       uint8_t *const sk[],
+                                                                       uint8_t *const pk[]);
 /** secret[i][L] = x(sk[i] Q_i), Q_i the SEC1 key peer_pk[i][peer_len[i]] (validated): the
  *  ECDH primitive of tabai_ecdh (SEC 1 v2 3.3.1) for many pairs. Per item:
  *  TABAI_ERR_NULL, TABAI_ERR_POINT, TABAI_ERR_SCALAR (in that order, as tabai_ecdh).
  *  Time: constant in sk[i]. */
-TABAI_API tabai_status tabai_ecdh_batch(tabai_curve c, size_t count, tabai_status st[],
-                                        uint8_t *const secret[], const uint8_t *const sk[],
-                                        const uint8_t *const peer_pk[], const size_t peer_len[]);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdh_batch(
+    tabai_curve c, size_t count, tabai_status st[], uint8_t *const secret[],
+    const uint8_t *const sk[], const uint8_t *const peer_pk[], const size_t peer_len[]);
 /** sig[i][2 Ln] = r || s: tabai_ecdsa_sign_digest of digest[i][digest_len[i]] with sk[i]
  *  for many items, one hash h and flags for all; extra may be NULL (no additional data),
  *  else extra[i][extra_len[i]] as RFC 6979 3.6's k'. The signatures are byte for byte
  *  those of tabai_ecdsa_sign_digest. Per item: its errors. Time: constant in sk[i] and the
  *  nonces. */
-TABAI_API tabai_status tabai_ecdsa_sign_batch(tabai_curve c, size_t count, tabai_status st[],
-                                              uint8_t *const sig[], const uint8_t *const sk[],
-                                              const uint8_t *const digest[],
-                                              const size_t digest_len[], tabai_hash h,
-                                              const uint8_t *const extra[],
-                                              const size_t extra_len[], unsigned flags);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_sign_batch(
+    tabai_curve c, size_t count, tabai_status st[], uint8_t *const sig[], const uint8_t *const sk[],
+    const uint8_t *const digest[], const size_t digest_len[], tabai_hash h,
+    const uint8_t *const extra[], const size_t extra_len[], unsigned flags);
 /** st[i] = tabai_ecdsa_verify_digest_vartime(pk[i], digest[i], sig[i]) for i < count (flags
  *  for all): TABAI_OK for a valid signature, else TABAI_ERR_NULL, TABAI_ERR_POINT or
  *  TABAI_ERR_SIGNATURE. Time: variable (public inputs only). */
-TABAI_API tabai_status tabai_ecdsa_verify_batch_vartime(tabai_curve c, size_t count,
-                                                        tabai_status st[],
-                                                        const uint8_t *const pk[],
-                                                        const size_t pk_len[],
-                                                        const uint8_t *const digest[],
-                                                        const size_t digest_len[],
-                                                        const uint8_t *const sig[],
-                                                        unsigned flags);
+TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_verify_batch_vartime(
+    tabai_curve c, size_t count, tabai_status st[], const uint8_t *const pk[],
+    const size_t pk_len[], const uint8_t *const digest[], const size_t digest_len[],
+    const uint8_t *const sig[], unsigned flags);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
+CLANG_FORMAT_DIFF=${CLANG_FORMAT_DIFF:-clang-format-diff}
 RUFF=${RUFF:-ruff}
 [ -x .venv/bin/ruff ] && [ "$RUFF" = ruff ] && RUFF=.venv/bin/ruff
 fail=0
@@ -30,11 +31,12 @@ lint_format() {
     [ -z "$files" ] && { echo "lint: clang-format: no changed C files"; return 0; }
     base=${LINT_BASE:-main}
     git rev-parse -q --verify "$base" >/dev/null || base=HEAD
-    # only the lines the change touches (git clang-format, shipped with clang-format)
-    # shellcheck disable=SC2086
-    out=$(git clang-format --binary "$(command -v "$CLANG_FORMAT")" --diff \
-        "$(git merge-base "$base" HEAD)" -- $files 2>&1) || true
-    if printf '%s\n' "$out" | grep -q '^diff --git'; then
+    # only the lines the change touches, with renames detected (git mv), so that a moved
+    # file is checked on its edited lines, not as a new file (clang-format-diff, shipped
+    # with clang-format)
+    out=$(git diff -M -U0 --no-color "$(git merge-base "$base" HEAD)" -- '*.c' '*.h' |
+        "$CLANG_FORMAT_DIFF" -p1 -binary "$(command -v "$CLANG_FORMAT")" 2>&1) || true
+    if printf '%s\n' "$out" | grep -q '^---'; then
         printf '%s\n' "$out"
         echo "lint: clang-format: the changed lines above are not in the house style" \
             "(git clang-format $base fixes them)" >&2

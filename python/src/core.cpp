@@ -1296,7 +1296,10 @@ static nb::list ec_ecdh_batch(int c, const std::vector<nb::bytes> &sks,
     std::vector<tabai_status> st(count);
     {
         nb::gil_scoped_release release;
-        tabai_ecdh_batch(cv, count, st.data(), outp.data(), skp.data(), pkp.data(), pkl.data());
+        // every item's status is in st, read below; the call's own errors (unknown curve,
+        // NULL arrays) cannot occur: the curve and the arrays were checked above
+        (void)!tabai_ecdh_batch(cv, count, st.data(), outp.data(), skp.data(), pkp.data(),
+                                pkl.data());
     }
     nb::list out = ec_outputs(st, buf, L);
     tabai_wipe(buf.data(), buf.size());
@@ -1318,8 +1321,10 @@ static nb::list ec_sign_batch(int c, const std::vector<nb::bytes> &sks,
     std::vector<tabai_status> st(count);
     {
         nb::gil_scoped_release release;
-        tabai_ecdsa_sign_batch(cv, count, st.data(), outp.data(), skp.data(), dgp.data(),
-                               dgl.data(), (tabai_hash)hash, nullptr, nullptr, flags);
+        // every item's status is in st, read below; the call's own errors (unknown curve,
+        // NULL arrays) cannot occur: the curve and the arrays were checked above
+        (void)!tabai_ecdsa_sign_batch(cv, count, st.data(), outp.data(), skp.data(), dgp.data(),
+                                      dgl.data(), (tabai_hash)hash, nullptr, nullptr, flags);
     }
     for (size_t i = 0; i < count; i++)
         if (st[i] == TABAI_ERR_KERNEL)
@@ -1342,8 +1347,10 @@ static std::vector<bool> ec_verify_batch(int c, const std::vector<nb::bytes> &pk
     std::vector<tabai_status> st(count);
     {
         nb::gil_scoped_release release;
-        tabai_ecdsa_verify_batch_vartime(cv, count, st.data(), pkp.data(), pkl.data(),
-                                         dgp.data(), dgl.data(), sgp.data(), flags);
+        // every item's status is in st, read below; the call's own errors (unknown curve,
+        // NULL arrays) cannot occur: the curve and the arrays were checked above
+        (void)!tabai_ecdsa_verify_batch_vartime(cv, count, st.data(), pkp.data(), pkl.data(),
+                                                dgp.data(), dgl.data(), sgp.data(), flags);
     }
     std::vector<bool> ok(count);
     for (size_t i = 0; i < count; i++) ok[i] = st[i] == TABAI_OK;

@@ -1,7 +1,7 @@
 /* Multi-buffer Montgomery multiplication in radix 2^32 with AVX-512F/VL vpmuludq: the
  * 32-bit baseline of seed 001, against which the IFMA kernels (src/ifma) are measured.
  * One independent multiplication per 64-bit lane, 8 lanes in a zmm (mb8) or 4 in a ymm
- * (mb4); digits < 2^32 stored in 64-bit lanes (layout of mb.h). Compiled with
+ * (mb4); digits < 2^32 stored in 64-bit lanes (layout of src/mb/mb.h). Compiled with
  * -mavx512f -mavx512vl (this file only; reached only through the lead's dispatch).
  *
  * Difference from the seed: the seed packs 8 operations per ymm in 32-bit lanes and pairs
@@ -58,8 +58,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../cpu/mbtypes.h"
 #include "../internal.h"
-#include "../mb/mb.h"
 
 #define M32 0xFFFFFFFFULL
 
@@ -99,7 +99,7 @@
         else body##_##w(__VA_ARGS__, d);                                                       \
     } while (0)
 
-/* The documented preconditions, checked in TABAI_VERIFY builds (src/mb/mb.h). */
+/* The documented preconditions, checked in TABAI_VERIFY builds (src/cpu/mbtypes.h). */
 #define VERIFY(r, a, b, p, k0, d, L) TABAI_MB_VERIFY(r, a, b, p, k0, d, L, 32)
 
 void tabai_mont_mul_r32n_mb8_avx512(uint64_t *r, const uint64_t *a, const uint64_t *b,

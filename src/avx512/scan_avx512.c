@@ -6,7 +6,7 @@
  * count would live on the stack: a load and a store per digit and entry). Compiled with
  * -mavx512f -mavx512vl only (src/CMakeLists.txt); used by the multi-buffer kernels, which
  * all need AVX-512F/VL. */
-#include "../mb/mb.h"
+#include "../cpu/mbtypes.h"
 
 /* one lane width: the V_ names of the vec.h inclusion in force where it is expanded */
 #define SCAN_BODY                                                                               \

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels.h"
+#include "cpu.h"
 
 static const char *const tier_names[TABAI_TIER_COUNT] = {"generic", "bmi2", "avx2", "avx512",
                                                          "ifma"};

@@ -1,5 +1,5 @@
 /* Kernel types, the ground floor: the function types of the kernels and the record of the
- * kernel registry (src/cpu/registry.def). Includes only the public header, so that every
+ * kernel registry (src/dispatch/registry.def). Includes only the public header, so that every
  * kernel folder may include it without pulling in a layer above it. */
 #ifndef TABAI_CPU_KTYPES_H
 #define TABAI_CPU_KTYPES_H
@@ -37,12 +37,12 @@ typedef enum tabai_kop {
     TABAI_KOP_MOD_SUB,     /* tabai_mod_addsub_fn: r = a-b mod p */
     TABAI_KOP_OHTA_MUL,    /* tabai_ohta_mul_fn */
     TABAI_KOP_MUL_MB4,     /* four independent r[2n] = a*b per call */
-    TABAI_KOP_MB_MONT_MUL, /* tabai_mb_mont_mul_fn (src/mb/mb.h) */
-    TABAI_KOP_MB_MONT_SQR, /* tabai_mb_mont_sqr_fn (src/mb/mb.h) */
+    TABAI_KOP_MB_MONT_MUL, /* tabai_mb_mont_mul_fn (src/cpu/mbtypes.h) */
+    TABAI_KOP_MB_MONT_SQR, /* tabai_mb_mont_sqr_fn (src/cpu/mbtypes.h) */
     TABAI_KOP_COUNT
 } tabai_kop;
 
-/* The kernel table of one tier (src/cpu/tables.c). Slots indexed by limb count: index k
+/* The kernel table of one tier (src/dispatch/tables.c). Slots indexed by limb count: index k
  * (1..TABAI_FIXED_MAX) is a kernel for exactly k limbs (it ignores its n argument), index 0
  * the kernel for any n. Every slot is always filled. */
 typedef struct tabai_kernels {
@@ -70,7 +70,7 @@ static inline size_t tabai_slot(size_t n) { return n <= TABAI_FIXED_MAX ? n : 0;
 /* Any entry point, cast back to the type of its record's op before the call. */
 typedef void (*tabai_any_fn)(void);
 
-/* One kernel: one line of src/cpu/registry.def. */
+/* One kernel: one line of src/dispatch/registry.def. */
 typedef struct tabai_kernel_rec {
     const char *label;  /* the benchmark's `kernel` label: the tier for table kernels
                            ("generic", "bmi2"), else the kernel's own ("simd29_avx2", "ifma_zmm") */

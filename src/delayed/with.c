@@ -1,12 +1,12 @@
 /* The public explicit-kernel entry points: tabai_mul_with, tabai_ohta_mul_with,
  * tabai_kernel_name, tabai_kernel_available. Generic flags; the AVX2 kernels are only called
  * after the tier check. */
-#include "../cpu/kernels.h"
-#include "../cpu/registry.h"
+#include "../dispatch/registry.h"
+#include "../dispatch/tables.h"
 #include "../mod/mod.h"
 #include "delayed.h"
 
-/* The explicit kernels are the registry's records with an id (src/cpu/registry.def). */
+/* The explicit kernels are the registry's records with an id (src/dispatch/registry.def). */
 const char *tabai_kernel_name(tabai_kernel k) {
     if (k == TABAI_KERNEL_AUTO) return "auto";
     const tabai_kernel_rec *r = tabai_registry_find_id((int)k);

@@ -49,12 +49,12 @@ tabai_status tabai_ec_curve_params(tabai_curve c, uint8_t *p, uint8_t *a, uint8_
     const tabai_ec_curve *e = tabai_ec_curve_get(c);
     if (!e) return TABAI_ERR_CURVE;
     size_t L = e->bytes, Ln = (e->qbits + 7) / 8;
-    if (p) tabai_to_bytes(p, L, e->p, e->n);
-    if (a) tabai_to_bytes(a, L, e->a, e->n);
-    if (b) tabai_to_bytes(b, L, e->b, e->n);
-    if (gx) tabai_to_bytes(gx, L, e->gx, e->n);
-    if (gy) tabai_to_bytes(gy, L, e->gy, e->n);
-    if (n) tabai_to_bytes(n, Ln, e->q, e->n);
+    if (p) tabai_ec_to_bytes(p, L, e->p, e->n);
+    if (a) tabai_ec_to_bytes(a, L, e->a, e->n);
+    if (b) tabai_ec_to_bytes(b, L, e->b, e->n);
+    if (gx) tabai_ec_to_bytes(gx, L, e->gx, e->n);
+    if (gy) tabai_ec_to_bytes(gy, L, e->gy, e->n);
+    if (n) tabai_ec_to_bytes(n, Ln, e->q, e->n);
     return TABAI_OK;
 }
 
@@ -66,7 +66,7 @@ static size_t scalar_bytes(const tabai_ec_curve *c) { return (c->qbits + 7) / 8;
  * public, the value stays secret. Returns 1 if valid. */
 static int scalar_load(const tabai_ec_curve *c, uint64_t *d, const uint8_t *sk) {
     memset(d, 0, L9 * 8);
-    tabai_from_bytes(d, c->n, sk, scalar_bytes(c));
+    tabai_ec_from_bytes(d, c->n, sk, scalar_bytes(c));
     uint64_t ok = tabai_lt_n(d, c->q, c->n) & (1 ^ fe_is_zero(d, c->n));
     return (int)tabai_declassify(ok); /* public: decides TABAI_ERR_SCALAR */
 }
@@ -102,8 +102,8 @@ static int point_parse(const tabai_ec_ctx *x, tabai_ec_point *r, const uint8_t *
     }
     uint64_t px[L9] = {0}, py[L9] = {0}, rhs[L9], t[L9];
     if (len == 1 + 2 * L && in[0] == 4) {
-        tabai_from_bytes(px, n, in + 1, L);
-        tabai_from_bytes(py, n, in + 1 + L, L);
+        tabai_ec_from_bytes(px, n, in + 1, L);
+        tabai_ec_from_bytes(py, n, in + 1 + L, L);
         if (!tabai_lt_n(px, c->p, n) || !tabai_lt_n(py, c->p, n)) return 0;
         fe_mul(m, r->x, px, m->rr);
         fe_mul(m, r->y, py, m->rr);
@@ -111,7 +111,7 @@ static int point_parse(const tabai_ec_ctx *x, tabai_ec_point *r, const uint8_t *
         fe_sqr(m, t, r->y);
         if (!fe_eq(t, rhs, n)) return 0;
     } else if (len == 1 + L && (in[0] == 2 || in[0] == 3)) {
-        tabai_from_bytes(px, n, in + 1, L);
+        tabai_ec_from_bytes(px, n, in + 1, L);
         if (!tabai_lt_n(px, c->p, n)) return 0;
         fe_mul(m, r->x, px, m->rr);
         curve_rhs(x, rhs, r->x);
@@ -154,10 +154,10 @@ static int point_affine(const tabai_ec_ctx *x, uint64_t *ax, uint64_t *ay,
 static void point_write(const tabai_ec_curve *c, uint8_t *out, size_t len, const uint64_t *ax,
                         const uint64_t *ay) {
     size_t L = c->bytes;
-    tabai_to_bytes(out + 1, L, ax, c->n);
+    tabai_ec_to_bytes(out + 1, L, ax, c->n);
     if (len == 1 + 2 * L) {
         out[0] = 4;
-        tabai_to_bytes(out + 1 + L, L, ay, c->n);
+        tabai_ec_to_bytes(out + 1 + L, L, ay, c->n);
     } else {
         out[0] = (uint8_t)(2 | (ay[0] & 1));
     }
@@ -262,7 +262,7 @@ tabai_status tabai_ecdh(tabai_curve cv, uint8_t *secret, const uint8_t *sk,
     } else {
         tabai_ec_mul_ct(&x, &r, d, &q);
         point_affine(&x, ax, NULL, &r); /* finite: q prime, 1 <= d < q, Q finite */
-        tabai_to_bytes(secret, c->bytes, ax, c->n);
+        tabai_ec_to_bytes(secret, c->bytes, ax, c->n);
         tabai_wipe(&r, sizeof r);
         tabai_wipe(ax, sizeof ax);
     }
@@ -279,7 +279,7 @@ static void bits2int(const tabai_ec_curve *c, uint64_t *r, const uint8_t *buf, s
     memset(r, 0, L9 * 8);
     if (len == 0) return;
     size_t take = len < Ln ? len : Ln;
-    tabai_from_bytes(r, n, buf, take);
+    tabai_ec_from_bytes(r, n, buf, take);
     if (8 * len > c->qbits) {
         unsigned s = (unsigned)(8 * take - c->qbits); /* < 8 */
         if (s) {
@@ -415,8 +415,8 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
         if (flags & TABAI_ECDSA_LOW_S) tabai_ec_low_s_ct(x, s);
         /* public: r = 0 or s = 0 (probability about 2/q) restarts with the next nonce */
         if (tabai_declassify(fe_is_zero(r, n) | fe_is_zero(s, n))) continue;
-        tabai_to_bytes(sig, Ln, r, n);
-        tabai_to_bytes(sig + Ln, Ln, s, n);
+        tabai_ec_to_bytes(sig, Ln, r, n);
+        tabai_ec_to_bytes(sig + Ln, Ln, s, n);
         st = TABAI_OK;
         break;
     }
@@ -485,8 +485,8 @@ static tabai_status sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t *sk,
     /* RFC 6979 3.2 a-f: h1 = digest; V = 0x01 0x01 ..., K = 0x00 0x00 ...; two steps */
     bits2int(c, e, digest, digest_len);
     reduce_once(c, e);
-    tabai_to_bytes(xo, Ln, d, n);
-    tabai_to_bytes(ho, Ln, e, n);
+    tabai_ec_to_bytes(xo, Ln, d, n);
+    tabai_ec_to_bytes(ho, Ln, e, n);
     memset(g.V, 1, g.hlen);
     tabai_status st = TABAI_ERR_KERNEL;
     if (drbg_step(&g, 0, xo, ho, Ln, extra, extra_len) &&
@@ -543,8 +543,8 @@ tabai_status tabai_ecdsa_verify_digest_vartime(tabai_curve cv, const uint8_t *pk
     tabai_ec_point Q, R;
     if (!point_parse(&x, &Q, pk, pk_len, 0)) return TABAI_ERR_POINT;
     uint64_t r[L9] = {0}, s[L9] = {0}, e[L9], w[L9], u1[L9], u2[L9];
-    tabai_from_bytes(r, n, sig, Ln);
-    tabai_from_bytes(s, n, sig + Ln, Ln);
+    tabai_ec_from_bytes(r, n, sig, Ln);
+    tabai_ec_from_bytes(s, n, sig + Ln, Ln);
     if (!scalar_in_range_vartime(c, r) || !scalar_in_range_vartime(c, s))
         return TABAI_ERR_SIGNATURE;
     if ((flags & TABAI_ECDSA_LOW_S) && tabai_lt_n(c->q_half, s, n)) return TABAI_ERR_SIGNATURE;

@@ -3,7 +3,7 @@
 #ifndef TABAI_EC_INTERNAL_H
 #define TABAI_EC_INTERNAL_H
 
-#include "../cpu/kernels.h"
+#include "../dispatch/tables.h"
 #include "../internal.h"
 #include "tabai_ec.h"
 
@@ -149,5 +149,19 @@ void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64
  * with Z = 1; variable time (public inputs only). */
 void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                            const uint64_t *u2, const tabai_ec_point *p);
+
+/* be[len] = a[n] for a value that fits by construction (an element < p in L bytes, a scalar
+ * < q in Ln bytes), and r[n] = be[len] for len <= 8n (L, Ln <= 8n): tabai_to_bytes and
+ * tabai_from_bytes cannot fail here (TABAI_VERIFY builds check it). */
+static inline void tabai_ec_to_bytes(uint8_t *be, size_t len, const uint64_t *a, size_t n) {
+    const tabai_status s = tabai_to_bytes(be, len, a, n);
+    TABAI_VERIFY_CHECK(s == TABAI_OK);
+    (void)s;
+}
+static inline void tabai_ec_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len) {
+    const tabai_status s = tabai_from_bytes(r, n, be, len);
+    TABAI_VERIFY_CHECK(s == TABAI_OK);
+    (void)s;
+}
 
 #endif

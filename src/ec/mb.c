@@ -7,7 +7,7 @@
  * at first use (src/ec/README.md, section "Eight lanes"). */
 #include <pthread.h>
 
-#include "../cpu/kernels.h"
+#include "../dispatch/tables.h"
 #include "../mb/mb.h"
 #include "field.h"
 #include "mb.h"
@@ -118,7 +118,7 @@ static size_t scalar_bytes(const tabai_ec_curve *c) { return (c->qbits + 7) / 8;
  * TABAI_ERR_SCALAR), the value stays secret. */
 static int scalar_load(const tabai_ec_curve *c, uint64_t *d, const uint8_t *sk) {
     memset(d, 0, c->n * 8);
-    tabai_from_bytes(d, c->n, sk, scalar_bytes(c));
+    tabai_ec_from_bytes(d, c->n, sk, scalar_bytes(c));
     return (int)tabai_declassify(tabai_lt_n(d, c->q, c->n) & (1 ^ fe_is_zero(d, c->n)));
 }
 
@@ -137,8 +137,8 @@ static int pk_decode(const tabai_ec_curve *c, uint64_t *x, uint64_t *y, const ui
     if (len != 1 + 2 * L || pk[0] != 4) return 0;
     memset(x, 0, n * 8);
     memset(y, 0, n * 8);
-    tabai_from_bytes(x, n, pk + 1, L);
-    tabai_from_bytes(y, n, pk + 1 + L, L);
+    tabai_ec_from_bytes(x, n, pk + 1, L);
+    tabai_ec_from_bytes(y, n, pk + 1 + L, L);
     return tabai_lt_n(x, c->p, n) && tabai_lt_n(y, c->p, n);
 }
 
@@ -207,10 +207,10 @@ tabai_status tabai_ec_public_key_batch_with(const tabai_ec_r52_kernel *k, tabai_
         for (size_t l = 0; l < m; l++) {
             if (st[g + l] != TABAI_OK) continue;
             uint8_t *out = pk[g + l];
-            tabai_to_bytes(out + 1, L, X + l * n, n);
+            tabai_ec_to_bytes(out + 1, L, X + l * n, n);
             if (pk_len == 1 + 2 * L) {
                 out[0] = 4;
-                tabai_to_bytes(out + 1 + L, L, Y + l * n, n);
+                tabai_ec_to_bytes(out + 1 + L, L, Y + l * n, n);
             } else {
                 out[0] = (uint8_t)(2 | (Y[l * n] & 1));
             }
@@ -318,7 +318,7 @@ tabai_status tabai_ecdh_batch_with(const tabai_ec_r52_kernel *k, tabai_curve cv,
         }
         k->mul(r, X, NULL, K, PX, PY); /* finite: q prime, 1 <= k < q, Q finite */
         for (size_t l = 0; l < m; l++)
-            if (st[g + l] == TABAI_OK) tabai_to_bytes(secret[g + l], c->bytes, X + l * n, n);
+            if (st[g + l] == TABAI_OK) tabai_ec_to_bytes(secret[g + l], c->bytes, X + l * n, n);
         tabai_wipe(K, sizeof K);
         tabai_wipe(X, sizeof X);
     }
@@ -397,8 +397,8 @@ tabai_status tabai_ecdsa_sign_batch_with(const tabai_ec_r52_kernel *k, tabai_cur
                                                 extra ? extra_len[i] : 0, flags);
                 continue;
             }
-            tabai_to_bytes(sig[i], Ln, rl, n);
-            tabai_to_bytes(sig[i] + Ln, Ln, sl, n);
+            tabai_ec_to_bytes(sig[i], Ln, rl, n);
+            tabai_ec_to_bytes(sig[i] + Ln, Ln, sl, n);
         }
         tabai_wipe(Dk, sizeof Dk);
         tabai_wipe(E, sizeof E);
@@ -463,8 +463,8 @@ tabai_status tabai_ecdsa_verify_batch_with_vartime(const tabai_ec_r52_kernel *k,
             pt_ok[l] = 1;
             memset(rl, 0, n * 8);
             memset(sl, 0, n * 8);
-            tabai_from_bytes(rl, n, sig[i], Ln);
-            tabai_from_bytes(sl, n, sig[i] + Ln, Ln);
+            tabai_ec_from_bytes(rl, n, sig[i], Ln);
+            tabai_ec_from_bytes(sl, n, sig[i] + Ln, Ln);
             sig_ok[l] = tabai_lt_n(rl, c->q, n) && !fe_is_zero(rl, n) &&
                         tabai_lt_n(sl, c->q, n) && !fe_is_zero(sl, n) &&
                         !((flags & TABAI_ECDSA_LOW_S) && tabai_lt_n(c->q_half, sl, n));

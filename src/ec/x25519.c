@@ -1,7 +1,7 @@
 /* X25519 (RFC 7748): the Montgomery ladder on Curve25519 over GF(2^255 - 19).
  *
  * Two field paths, chosen by the tier in use: at bmi2 and above four 64-bit limbs with
- * mulx/adcx/adox (src/x64/x25519_bmi2.c, its own flags); at generic the portable C below.
+ * mulx/adcx/adox (src/ec/bmi2/x25519_bmi2.c, its own flags); at generic the portable C below.
  *
  * Field elements in radix 2^51: five uint64_t limbs, value = sum v[i] 2^(51 i), products
  * in unsigned __int128. Reduction folds 2^255 = 19 (mod p). Limb bounds (the invariants the
@@ -23,8 +23,8 @@
 #include <sys/random.h>
 
 #include "../internal.h"
-#include "../x64/x25519.h"
 #include "tabai_ec.h"
+#include "x25519.h"
 
 #define MASK51 ((UINT64_C(1) << 51) - 1)
 
@@ -352,7 +352,7 @@ tabai_status tabai_x25519_keypair(uint8_t sk[32], uint8_t pk[32]) {
         tabai_wipe(k, sizeof k);
         return s;
     }
-    tabai_x25519_base(pk, k);
+    (void)!tabai_x25519_base(pk, k); /* cannot fail: pk and k are not NULL */
     memcpy(sk, k, 32);
     tabai_wipe(k, sizeof k);
     return TABAI_OK;

@@ -34,8 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../cpu/mbtypes.h"
 #include "../internal.h"
-#include "../mb/mb.h"
 
 #define IFMA_M52 0xFFFFFFFFFFFFFULL
 #define IFMA_MAXD 79  /* TABAI_MB_MAX_BITS / 52 rounded up */
@@ -89,7 +89,7 @@
 #define IFMA_UNROLL _Pragma("GCC unroll 16")
 #include "mont_ifma.c"
 
-/* The documented preconditions, checked in TABAI_VERIFY builds (src/mb/mb.h). */
+/* The documented preconditions, checked in TABAI_VERIFY builds (src/cpu/mbtypes.h). */
 #define IFMA_VERIFY(r, a, b, p, k0, d, L) TABAI_MB_VERIFY(r, a, b, p, k0, d, L, 52)
 
 /* The entry points. d is public: the switch picks a fully unrolled body for the small sizes

@@ -5,7 +5,7 @@
  * mont1_ifma.c and are called only when tabai_r52_usable(). */
 #include <stdlib.h>
 
-#include "../cpu/kernels.h"
+#include "../dispatch/tables.h"
 #include "../mb/mb.h"
 #include "../mod/mod.h"
 #include "r52.h"
@@ -68,12 +68,13 @@ int tabai_r52_init(tabai_r52 *c, const tabai_mont *mc, unsigned vl, size_t min_d
     for (size_t s = 52 * dd - 64 * n; s > 0;) {
         const size_t k = s < 63 ? s : 63;
         small[0] = (uint64_t)1 << k;
-        tabai_mont_mul(mc, y, mc->rr, small);
-        tabai_mont_mul(mc, x, x, y);
+        /* cannot fail: 2^63 < p, and x, y, rr stay < p */
+        (void)!tabai_mont_mul(mc, y, mc->rr, small);
+        (void)!tabai_mont_mul(mc, x, x, y);
         s -= k;
     }
-    tabai_mont_mul(mc, y, x, x);
-    tabai_mont_mul(mc, y, y, mc->rr); /* R^2 mod p */
+    (void)!tabai_mont_mul(mc, y, x, x);
+    (void)!tabai_mont_mul(mc, y, y, mc->rr); /* R^2 mod p */
     const uint64_t *src[1] = {mc->p};
     tabai_mb_to_digits(c->pbuf + PAD, 1, 52, dd, src, n);
     src[0] = x;

@@ -40,7 +40,7 @@ static const tabai_mont **scalar_contexts(size_t count, const uint64_t *const m[
         return NULL;
     }
     for (size_t i = 0; i < count; i++) {
-        tabai_mont_init(&c[i], m[i], n); /* checked before */
+        (void)!tabai_mont_init(&c[i], m[i], n); /* cannot fail: m[i] checked by the caller */
         mc[i] = &c[i];
     }
     *ctxs = c;
@@ -135,14 +135,17 @@ static tabai_status powmod_jobs_serial(const tabai_mb_kernel *k, size_t jobs, ui
         size_t sl = tabai_powmod_scratch_limbs(n, ebits);
         uint64_t *scratch = malloc(sl * sizeof(uint64_t));
         if (!scratch) return TABAI_ERR_ALLOC;
+        tabai_status s = TABAI_OK;
         for (size_t j = 0; j < jobs; j++) {
             uint64_t out[TABAI_MAX_LIMBS] = {0};
-            tabai_mont_powmod(mc[j], out, b[j], e ? e[j] : NULL, ebits, scratch, sl);
+            const tabai_status sj =
+                tabai_mont_powmod(mc[j], out, b[j], e ? e[j] : NULL, ebits, scratch, sl);
+            if (s == TABAI_OK) s = sj;
             memcpy(r[j], out, n * sizeof(uint64_t));
             tabai_wipe(out, sizeof out);
         }
         tabai_wipe_free(scratch, sl * sizeof(uint64_t)); /* powers of secret bases */
-        return TABAI_OK;
+        return s;
     }
     /* the widest group: k's lanes, d = the digits of maxbits (scratch grows with both) */
     const size_t words = tabai_mb_digits(maxbits, k->w) * k->lanes;
@@ -306,8 +309,9 @@ tabai_status tabai_modmul_batch_with(const tabai_mb_kernel *k, size_t count, uin
     } else {
         for (size_t i = 0; i < count; i++) {
             uint64_t t[TABAI_MAX_LIMBS] = {0};
-            tabai_mont_mul(mc[i], t, a[i], b[i]);   /* a*b/R */
-            tabai_mont_mul(mc[i], t, t, mc[i]->rr); /* a*b; limbs above mc[i]->n stay 0 */
+            /* cannot fail: a[i], b[i] < m[i] checked by the caller, rr < m[i] */
+            (void)!tabai_mont_mul(mc[i], t, a[i], b[i]);   /* a*b/R */
+            (void)!tabai_mont_mul(mc[i], t, t, mc[i]->rr); /* a*b; limbs above mc[i]->n stay 0 */
             memcpy(r[i], t, n * sizeof(uint64_t));
         }
     }

@@ -1,15 +1,15 @@
 /* The multi-buffer kernels (mb.h): the TABAI_REG_MB lines of the kernel registry
- * (src/cpu/registry.def). The batch API picks the first usable entry marked for it in
+ * (src/dispatch/registry.def). The batch API picks the first usable entry marked for it in
  * tabai_mb_kernel_active(); the benchmark and the tests walk the whole list. */
 #include <string.h>
 
-#include "../cpu/kernels.h"
+#include "../dispatch/tables.h"
 #include "mb.h"
 
 const tabai_mb_kernel tabai_mb_kernels[] = {
 #define TABAI_REG_MB(label, lanes, w, TIER, features, mul, sqr, scan, source)                  \
     {label, #mul + 6, #sqr + 6, lanes, w, features, TABAI_TIER_##TIER, mul, sqr, scan},
-#include "../cpu/registry.def"
+#include "../dispatch/registry.def"
     {NULL, NULL, NULL, 0, 0, 0, TABAI_TIER_GENERIC, NULL, NULL, NULL},
 };
 

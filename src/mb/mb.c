@@ -111,11 +111,12 @@ void tabai_mont_mul_rwn_mbl_generic(uint64_t *r, const uint64_t *a, const uint64
 static void pow2_mod(const tabai_mont *mc, uint64_t *r, size_t E) {
     uint64_t acc[TABAI_MAX_LIMBS];
     memcpy(acc, mc->one, mc->n * sizeof(uint64_t));
+    /* cannot fail: acc stays a value < p (it starts at R mod p) */
     for (int bit = 63 - __builtin_clzll((unsigned long long)E); bit >= 0; bit--) {
-        tabai_mont_sqr(mc, acc, acc);
-        if ((E >> bit) & 1) tabai_mont_add(mc, acc, acc, acc);
+        (void)!tabai_mont_sqr(mc, acc, acc);
+        if ((E >> bit) & 1) (void)!tabai_mont_add(mc, acc, acc, acc);
     }
-    tabai_mont_from(mc, r, acc);
+    (void)!tabai_mont_from(mc, r, acc);
 }
 
 tabai_status tabai_mb_mont_init_lanes(tabai_mb_mont *ctx, const tabai_mb_kernel *k,
@@ -151,13 +152,13 @@ tabai_status tabai_mb_mont_init_lanes(tabai_mb_mont *ctx, const tabai_mb_kernel 
         /* 2^s < p iff bits(p) > s (p odd >= 3): decided on the public length, not on p */
         if (E >= base && E - base < 63 && lane[l]->bits > E - base) {
             uint64_t small[TABAI_MAX_LIMBS] = {(uint64_t)1 << (E - base)};
-            tabai_mont_mul(lane[l], one[l], lane[l]->rr, small);
+            (void)!tabai_mont_mul(lane[l], one[l], lane[l]->rr, small); /* cannot fail: 2^s < p */
         } else {
             pow2_mod(lane[l], one[l], E);
         }
         /* R^2 mod p: (R * R / R64) * R64^2 / R64 */
-        tabai_mont_mul(lane[l], rr[l], one[l], one[l]);
-        tabai_mont_mul(lane[l], rr[l], rr[l], lane[l]->rr);
+        (void)!tabai_mont_mul(lane[l], rr[l], one[l], one[l]); /* cannot fail: both < p */
+        (void)!tabai_mont_mul(lane[l], rr[l], rr[l], lane[l]->rr);
         memset(one[l] + mn, 0, (n - mn) * sizeof(uint64_t));
         memset(rr[l] + mn, 0, (n - mn) * sizeof(uint64_t));
         pp[l] = lane[l]->p;

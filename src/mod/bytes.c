@@ -1,6 +1,4 @@
 /* Byte conversions, status strings, version. */
-#include <stdlib.h>
-
 #include "../internal.h"
 
 const char *tabai_status_str(tabai_status s) {
@@ -33,20 +31,6 @@ const char *tabai_status_str(tabai_status s) {
 }
 
 const char *tabai_version(void) { return "0.1.0"; }
-
-void tabai_wipe(void *p, size_t len) {
-    /* memset at full width, then a barrier that tells the compiler the zeros are read
-     * through p: the stores cannot be dropped as dead (a byte-wise volatile loop took one
-     * cycle a byte: 60 KB a 2048-bit RSA operation) */
-    if (len) memset(p, 0, len);
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
-void tabai_wipe_free(void *p, size_t len) {
-    if (!p) return;
-    tabai_wipe(p, len);
-    free(p);
-}
 
 tabai_status tabai_from_bytes(uint64_t *r, size_t n, const uint8_t *be, size_t len) {
     if (!r || (!be && len)) return TABAI_ERR_NULL;

@@ -2,7 +2,7 @@
 #ifndef TABAI_MOD_H
 #define TABAI_MOD_H
 
-#include "../cpu/kernels.h"
+#include "../dispatch/tables.h"
 #include "../internal.h"
 #include "../limb/limb.h"
 

@@ -250,7 +250,7 @@ static void reduce_any(const tabai_ohta *o, uint64_t *r, const uint64_t *b, size
         for (size_t j = 0; j < 2 * mn; j++) x[j] = 0;
         x[0] = b[i];
         for (size_t j = 0; j < mn; j++) x[j + 1] = acc[j];
-        tabai_ohta_reduce(o, acc, x);
+        (void)!tabai_ohta_reduce(o, acc, x); /* cannot fail: x < m R (above) */
     }
     memcpy(r, acc, mn * sizeof(uint64_t));
 }
@@ -273,11 +273,13 @@ static tabai_status any_open(any_ctx *a, const uint64_t *m, size_t mn, size_t sl
     a->sl = sl;
     a->scratch = malloc(sl * sizeof(uint64_t));
     if (!a->o || !a->scratch) return TABAI_ERR_ALLOC;
-    tabai_ohta_init(a->o, m, mn);
+    tabai_status s = tabai_ohta_init(a->o, m, mn);
+    if (s != TABAI_OK) return s;
     if (m[0] & 1) {
         a->mc = malloc(sizeof *a->mc);
         if (!a->mc) return TABAI_ERR_ALLOC;
-        tabai_mont_init(a->mc, m, mn);
+        s = tabai_mont_init(a->mc, m, mn);
+        if (s != TABAI_OK) return s;
         a->f = mont_field(a->mc);
     } else {
         a->f = ohta_field(a->o);

@@ -113,18 +113,19 @@ static tabai_status blind_refresh(tabai_rsa_key *key) {
         s = random_below(r, mn->p, nl);
         if (s == TABAI_OK) s = random_below(t, mn->p, nl);
         if (s != TABAI_OK) goto done;
-        tabai_mont_mul(mn, u, r, t);
-        tabai_mont_mul(mn, u, u, mn->rr); /* u = r t */
+        /* cannot fail (here and below): every operand is < N, the scratch is sized for e */
+        (void)!tabai_mont_mul(mn, u, r, t);
+        (void)!tabai_mont_mul(mn, u, u, mn->rr);                       /* u = r t */
         for (size_t i = 0; i < nl; i++) u[i] = tabai_declassify(u[i]); /* public: uniform */
         s = tabai_inv_vartime(v, u, mn->p, nl);
     } while (s == TABAI_ERR_NOINV); /* u shares a factor with N: never in practice */
     if (s != TABAI_OK) goto done;
-    tabai_mont_to(mn, v, v);
-    tabai_mont_to(mn, t, t);
-    tabai_mont_mul(mn, key->unblind, v, t); /* (u^-1 R)(t R) R^-1 = r^-1 R */
-    tabai_mont_powmod_vartime(mn, u, r, &key->pub.e, 64 - (size_t)__builtin_clzll(key->pub.e),
-                              scratch, sl);
-    tabai_mont_to(mn, key->blind, u); /* r^e R */
+    (void)!tabai_mont_to(mn, v, v);
+    (void)!tabai_mont_to(mn, t, t);
+    (void)!tabai_mont_mul(mn, key->unblind, v, t); /* (u^-1 R)(t R) R^-1 = r^-1 R */
+    (void)!tabai_mont_powmod_vartime(mn, u, r, &key->pub.e,
+                                     64 - (size_t)__builtin_clzll(key->pub.e), scratch, sl);
+    (void)!tabai_mont_to(mn, key->blind, u); /* r^e R */
     key->uses = 0;
 done:
     tabai_wipe(r, sizeof r), tabai_wipe(t, sizeof t), tabai_wipe(u, sizeof u);
@@ -149,8 +150,8 @@ static tabai_status blind_take(tabai_rsa_key *key, uint64_t *a, uint64_t *ai) {
     if (s == TABAI_OK) {
         memcpy(a, key->blind, nl * sizeof(uint64_t));
         memcpy(ai, key->unblind, nl * sizeof(uint64_t));
-        tabai_mont_sqr(mn, key->blind, key->blind);
-        tabai_mont_sqr(mn, key->unblind, key->unblind);
+        (void)!tabai_mont_sqr(mn, key->blind, key->blind); /* cannot fail: both < N */
+        (void)!tabai_mont_sqr(mn, key->unblind, key->unblind);
         key->uses++;
     }
     key_unlock(&key->lock);
@@ -232,7 +233,7 @@ tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *n, uint64_t 
     } else {
         memcpy(k->dp, dp, hp * sizeof(uint64_t));
         memcpy(k->dq, dq, hq * sizeof(uint64_t));
-        tabai_mont_to(&k->mp, k->qinv_m, qinv);
+        (void)!tabai_mont_to(&k->mp, k->qinv_m, qinv); /* cannot fail: qinv < p (checked) */
         s = blind_refresh(k);
     }
     if (s == TABAI_OK) memcpy(key, k, sizeof *k);
@@ -259,9 +260,10 @@ static void reduce_mod(const tabai_mont *mp, uint64_t *r, const uint64_t *c, siz
         memset(t, 0, (2 * h + 1) * sizeof(uint64_t));
         memcpy(t, c + lo, len * sizeof(uint64_t));
         tabai_redc_blocks(cj, t, mp->p, mp->pinv, h);
-        tabai_mont_mul(mp, cj, cj, mp->rr);  /* c_j mod p */
-        tabai_mont_mul(mp, acc, acc, mp->rr); /* acc R mod p */
-        tabai_mont_add(mp, acc, acc, cj);
+        /* cannot fail: the REDC output cj, acc and rr are < p */
+        (void)!tabai_mont_mul(mp, cj, cj, mp->rr);   /* c_j mod p */
+        (void)!tabai_mont_mul(mp, acc, acc, mp->rr); /* acc R mod p */
+        (void)!tabai_mont_add(mp, acc, acc, cj);
     }
     memcpy(r, acc, h * sizeof(uint64_t));
     tabai_wipe(t, sizeof t), tabai_wipe(acc, sizeof acc), tabai_wipe(cj, sizeof cj);
@@ -317,7 +319,7 @@ static tabai_status priv_blind(void *arg, size_t lo, size_t hi) {
         tabai_status s = blind_take(key, a, ai);
         if (s != TABAI_OK) return s;
         if (tabai_rsa_blind_hook) tabai_rsa_blind_hook(a, key->pub.n);
-        tabai_mont_mul(mn, cb, b->c[i], a); /* c A R R^-1 = c A */
+        (void)!tabai_mont_mul(mn, cb, b->c[i], a); /* c A R R^-1 = c A; c < N checked */
         reduce_mod(&key->mp, b->x[2 * i], cb, key->pub.n);
         reduce_mod(&key->mq, b->x[2 * i + 1], cb, key->pub.n);
     }
@@ -346,19 +348,22 @@ static tabai_status priv_finish(void *arg, size_t lo, size_t hi) {
         if (tabai_rsa_fault_hook) tabai_rsa_fault_hook(m1, hp);
         /* Garner: hh = qInv (m1 - m2) mod p, m' = m2 + hh q < N (hp + hq <= nl + 1 limbs) */
         reduce_mod(mp, t, m2, hq);
-        tabai_mont_sub(mp, t, m1, t);
-        tabai_mont_mul(mp, t, t, key->qinv_m);
+        /* m1 < p unless a fault struck it: then t is left as it was, the result is wrong, and
+         * the check by e below (or in the lanes) catches it */
+        (void)!tabai_mont_sub(mp, t, m1, t);
+        (void)!tabai_mont_mul(mp, t, t, key->qinv_m); /* cannot fail: both < p */
         memset(out, 0, sizeof out);
         tabai_mul(out, t, hp, key->mq.p, hq);
         uint64_t cy = tabai_add_n(out, out, m2, hq);
         for (size_t l = hq; l < hp + hq; l++) cy = tabai_adc(&out[l], out[l], 0, cy);
         /* m = m' r^-1 (the unblinding factor is in Montgomery form) */
         uint64_t *res = row(b, 2, i);
-        tabai_mont_mul(mn, res, out, row(b, 1, i));
+        (void)!tabai_mont_mul(mn, res, out, row(b, 1, i)); /* cannot fail: m' < N, r^-1 R < N */
         /* the check by the public exponent, against the caller's c */
         if (b->lanes_check) continue;
-        tabai_mont_powmod_vartime(mn, chk, res, &key->pub.e,
-                                  64 - (size_t)__builtin_clzll(key->pub.e), scratch, b->sl);
+        /* cannot fail: res < N, the scratch is sized for e */
+        (void)!tabai_mont_powmod_vartime(mn, chk, res, &key->pub.e,
+                                         64 - (size_t)__builtin_clzll(key->pub.e), scratch, b->sl);
         (void)nl;
         if (check_differs(b, i, chk)) __atomic_store_n(&b->fault, 1, __ATOMIC_RELAXED);
     }
@@ -465,8 +470,9 @@ static tabai_status pub_range(void *arg, size_t lo, size_t hi) {
     if (!scratch) return TABAI_ERR_ALLOC;
     for (size_t i = lo; i < hi; i++) {
         const tabai_rsa_public_key *pk = b->pub[i];
-        tabai_mont_powmod_vartime(&pk->mn, b->out + i * b->NL, b->m[i], &pk->e,
-                                  64 - (size_t)__builtin_clzll(pk->e), scratch, sl);
+        /* cannot fail: m[i] < N checked by the caller, the scratch is sized for e */
+        (void)!tabai_mont_powmod_vartime(&pk->mn, b->out + i * b->NL, b->m[i], &pk->e,
+                                         64 - (size_t)__builtin_clzll(pk->e), scratch, sl);
     }
     free(scratch);
     return TABAI_OK;

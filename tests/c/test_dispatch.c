@@ -1,5 +1,5 @@
-/* The dispatch layer (src/cpu): for every tier up to the native one and every slot of its
- * kernel table (src/cpu/kernels.h), the slot is filled, its symbol name names its operation,
+/* The dispatch layer (src/dispatch): for every tier up to the native one and every slot of its
+ * kernel table (src/dispatch/tables.h), the slot is filled, its symbol name names its operation,
  * and it computes that operation (against GMP and against the generic table's slot 0):
  * add_n, sub_n, mul_1, addmul_1, mul[k], sqr[k], mont_mul[k], mont_sqr[k], mod_add[k],
  * mod_sub[k] for k = 1..16 at n = k, slot 0 at n = 1..40, 48, 64, 96, 128. Tiers above
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/cpu/kernels.h"
+#include "../../src/dispatch/tables.h"
 #include "testutil.h"
 
 #define NMAX TABAI_MAX_LIMBS

@@ -172,7 +172,8 @@ static void make_items(items *it, tabai_curve cv, size_t count) {
                                       TABAI_HASH_SHA256, NULL, 0, 0) == TABAI_OK, "sign");
         if (i % 4 == 1) { /* compressed keys */
             uint8_t t[MAXB];
-            tabai_ec_public_key_check(cv, t, it->peer[i], it->peer_len[i]);
+            CHECK(tabai_ec_public_key_check(cv, t, it->peer[i], it->peer_len[i]) == TABAI_OK,
+                  "public_key_check");
             it->peer[i][0] = (uint8_t)(2 | (t[2 * L] & 1));
             it->peer_len[i] = 1 + L;
             it->pk[i][0] = (uint8_t)(2 | (it->pk[i][2 * L] & 1));
@@ -189,7 +190,8 @@ static void make_items(items *it, tabai_curve cv, size_t count) {
     if (count > 5) memset(it->sk[5], 0, Ln), it->sig[5][Ln - 1] ^= 4;  /* d = 0; r changed */
     if (count > 6) it->peer[6][0] = 5, it->pk[6][0] = 5;                /* bad prefix */
     if (count > 8) {                                                    /* d = n; r = 0 */
-        tabai_ec_curve_params(cv, NULL, NULL, NULL, NULL, NULL, it->sk[8]);
+        CHECK(tabai_ec_curve_params(cv, NULL, NULL, NULL, NULL, NULL, it->sk[8]) == TABAI_OK,
+              "curve_params");
         memset(it->sig[8], 0, Ln);
     }
     if (count > 10) it->skp[10] = NULL, it->pkp[10] = NULL;
@@ -311,7 +313,7 @@ int main(int argc, char **argv) {
         size_t len[1] = {1 + 2 * 66};
         tabai_status st[1];
         CHECK(tabai_ec_keypair(TABAI_CURVE_P521, sk, pk) == TABAI_OK, "P-521 keypair");
-        tabai_ecdh(TABAI_CURVE_P521, s1, sk, pk, len[0]);
+        CHECK(tabai_ecdh(TABAI_CURVE_P521, s1, sk, pk, len[0]) == TABAI_OK, "P-521 ecdh");
         CHECK(tabai_ecdh_batch(TABAI_CURVE_P521, 1, st, outp, skp, pkp, len) == TABAI_OK &&
                   !memcmp(s1, s2, 66), "P-521 ecdh_batch");
     }
@@ -333,8 +335,9 @@ int main(int argc, char **argv) {
         for (int i = 0; i < 9; i++) skp[i] = sk[i], pkp[i] = pk[i];
         CHECK(tabai_ec_keypair_batch(TABAI_CURVE_P256, 9, st, skp, pkp) == TABAI_OK, "keypair_batch");
         for (int i = 0; i < 9; i++) {
-            tabai_ec_public_key(TABAI_CURVE_P256, ref, 65, sk[i]);
-            CHECK(st[i] == TABAI_OK && !memcmp(ref, pk[i], 65), "keypair_batch pair");
+            CHECK(tabai_ec_public_key(TABAI_CURVE_P256, ref, 65, sk[i]) == TABAI_OK &&
+                      st[i] == TABAI_OK && !memcmp(ref, pk[i], 65),
+                  "keypair_batch pair");
         }
     }
     return tu_finish();

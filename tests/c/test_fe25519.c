@@ -4,7 +4,7 @@
  *
  * - every tier: the radix-2^51 twins (tabai_fe25519_{mul,sqr}_r51_generic, src/ec/x25519.c)
  *   on any 256-bit input: the result must be exactly a b mod p (resp. a^2 mod p) in [0, p);
- * - tier bmi2 and above: the 4 x 64-bit operations (src/x64/x25519_bmi2.c): mul, sqr,
+ * - tier bmi2 and above: the 4 x 64-bit operations (src/ec/bmi2/x25519_bmi2.c): mul, sqr,
  *   add/sub, b + 121665 a, inversion and the final reduction, on lazily reduced inputs
  *   anywhere in [0, 2^256); each result must be congruent to the exact value mod p, and the
  *   products and squares below 2^255 + 19 * 79 (the bound the reduction promises);
@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec/x25519.h"
 #include "testutil.h"
-#include "x64/x25519.h"
 
 static mpz_t P, M, T;
 

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../src/cpu/kernels.h"
+#include "../../src/dispatch/tables.h"
 #include "../../src/limb/limb.h"
 #include "../../src/x64/x64.h"
 #include "tabai.h"

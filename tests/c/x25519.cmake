@@ -1,6 +1,6 @@
 # X25519 (RFC 7748) against the RFC's vectors and OpenSSL's EVP X25519, and its field against
 # GMP; included from tests/c/CMakeLists.txt. Two field paths: radix 2^51 (tier generic) and
-# 4 x 64-bit limbs with mulx/adcx/adox (bmi2 and above, src/x64/x25519_bmi2.c), so both
+# 4 x 64-bit limbs with mulx/adcx/adox (bmi2 and above, src/ec/bmi2/x25519_bmi2.c), so both
 # programs run at tiers generic and bmi2. The 1,000,000-iteration vector of RFC 7748 5.2
 # runs with `test_x25519 --long` (about half a minute; not registered).
 find_package(OpenSSL COMPONENTS Crypto)

@@ -18,7 +18,7 @@ SIZES = (256, 384, 1024, 2048, 4096)
 
 def sources(meta):
     """label -> where the kernel lives, from the kernel registry the bench wrote into the run's
-    meta (src/cpu/registry.def: no label is spelled here)."""
+    meta (src/dispatch/registry.def: no label is spelled here)."""
     return {k["label"]: k.get("source", "-") for k in meta.get("registry", [])}
 
 

@@ -1,9 +1,9 @@
-/* The kernel registry as records: src/cpu/registry.def expanded once. */
+/* The kernel registry as records: src/dispatch/registry.def expanded once. */
 #include "registry.h"
 
-#include "../limb/limb.h"
-#include "../mb/mb.h"
+#include "../cpu/mbtypes.h"
 #include "../delayed/delayed.h"
+#include "../limb/limb.h"
 #include "../x64/x64.h"
 
 /* `#fn + 6`: the entry point's name without "tabai_" */

@@ -1,7 +1,7 @@
 /* The public raw limb functions: each dispatches to the slot of the tier in use (above
  * TABAI_MAX_LIMBS limbs, to the heap-scratch Karatsuba of kara.c over those slots). */
 #include "../limb/limb.h"
-#include "kernels.h"
+#include "tables.h"
 
 uint64_t tabai_add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     if (n == 0) return 0;

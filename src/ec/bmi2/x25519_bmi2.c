@@ -29,8 +29,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../internal.h"
-#include "x25519.h"
+#include "../../internal.h"
+#include "../x25519.h"
 
 /* Operand lists: the four limbs of an element as separate memory operands (no pointer
  * register needed for elements on the stack; the compiler sees exactly what is read and

@@ -1,8 +1,9 @@
-/* X25519 at tier bmi2 (x25519_bmi2.c): GF(2^255 - 19) in 4 x 64-bit limbs, mulx/adcx/adox.
- * Elements: uint64_t[4], least significant first, any value in [0, 2^256) (lazily reduced:
- * congruent mod p = 2^255 - 19, not necessarily below p); outputs are in [0, 2^256) too. */
-#ifndef TABAI_X64_X25519_H
-#define TABAI_X64_X25519_H
+/* X25519 at tier bmi2 (src/ec/bmi2/x25519_bmi2.c): GF(2^255 - 19) in 4 x 64-bit limbs,
+ * mulx/adcx/adox. Elements: uint64_t[4], least significant first, any value in [0, 2^256)
+ * (lazily reduced: congruent mod p = 2^255 - 19, not necessarily below p); outputs are in
+ * [0, 2^256) too. */
+#ifndef TABAI_EC_X25519_H
+#define TABAI_EC_X25519_H
 #include <stdint.h>
 
 /* out[32] = the u-coordinate k * u (RFC 7748 section 5 ladder, 255 steps, fully reduced,

@@ -1,6 +1,6 @@
 /* The kernel tables, one per tier, each built from the tier below plus the registry's table
  * kernels (records without an explicit-kernel id) of that tier. Built once on first use. */
-#include "kernels.h"
+#include "tables.h"
 #include "registry.h"
 
 static tabai_kernels tables[TABAI_TIER_COUNT];

@@ -1,8 +1,8 @@
-/* The kernel registry (src/cpu/registry.def, one line per kernel) as a list of records. */
+/* The kernel registry (src/dispatch/registry.def, one line per kernel) as a list of records. */
 #ifndef TABAI_CPU_REGISTRY_H
 #define TABAI_CPU_REGISTRY_H
 
-#include "ktypes.h"
+#include "../cpu/ktypes.h"
 
 /* Every kernel of the library, whether the CPU has it or not; ends with a NULL label. */
 extern const tabai_kernel_rec tabai_registry[];
