@@ -40,6 +40,15 @@ static unsigned detect_features(void) {
     return f;
 }
 
+int tabai_cpu_zmm_halves(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
+    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
+    if (!amd || !__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    const unsigned family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff); /* base + extended */
+    return family == 0x19;
+}
+
 static unsigned features_cache;
 static int features_forced; /* test hook: features_cache replaced */
 static pthread_once_t features_once = PTHREAD_ONCE_INIT;
