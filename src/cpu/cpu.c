@@ -40,13 +40,26 @@ static unsigned detect_features(void) {
     return f;
 }
 
-int tabai_cpu_zmm_halves(void) {
+static int zmm_halves_detect(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
     const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
     if (!amd || !__get_cpuid(1, &a, &b, &c, &d)) return 0;
     const unsigned family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff); /* base + extended */
     return family == 0x19;
+}
+
+/* CPUID once (it traps to the hypervisor in a virtual machine): -1 until read; the value
+ * is the same from every thread, so a race only repeats the read. */
+static int zmm_halves_cache = -1;
+
+int tabai_cpu_zmm_halves(void) {
+    int v = __atomic_load_n(&zmm_halves_cache, __ATOMIC_RELAXED);
+    if (v < 0) {
+        v = zmm_halves_detect();
+        __atomic_store_n(&zmm_halves_cache, v, __ATOMIC_RELAXED);
+    }
+    return v;
 }
 
 static unsigned features_cache;

@@ -12,8 +12,8 @@ void tabai_cpu_force_native_for_testing(unsigned features);
 
 /* 1 if the CPU runs a 512-bit vector operation as two 256-bit halves (AMD family 19h: Zen 4;
  * Zen 3 has no AVX-512), so that a ymm kernel does the work of a zmm one at the same rate
- * with fewer padded digits; 0 otherwise (Intel's full-width AVX-512 units). Read from CPUID
- * (vendor and family) at each call. */
+ * with fewer padded digits; 0 otherwise (Intel's full-width AVX-512 units). From CPUID
+ * (vendor and family), read once. */
 int tabai_cpu_zmm_halves(void);
 
 #endif

@@ -354,6 +354,22 @@ void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k
     neg = abs = 0;
 }
 
+/* zi[j] = Z_j^-1 for the count points pts, none with Z = 0, by one inversion (Montgomery's
+ * trick: the prefix products, their inverse, then back down). zi may not alias pts. */
+static void batch_zinv(const tabai_ec_ctx *x, uint64_t (*zi)[TABAI_EC_LIMBS],
+                       const tabai_ec_point *pts, size_t count) {
+    const tabai_ec_mod *m = &x->fp;
+    uint64_t inv[TABAI_EC_LIMBS];
+    memcpy(zi[0], pts[0].z, m->n * 8);
+    for (size_t j = 1; j < count; j++) fe_mul(m, zi[j], zi[j - 1], pts[j].z);
+    tabai_ec_fe_inv_ct(x, inv, zi[count - 1]);
+    for (size_t j = count - 1; j > 0; j--) {
+        fe_mul(m, zi[j], inv, zi[j - 1]);
+        fe_mul(m, inv, inv, pts[j].z);
+    }
+    memcpy(zi[0], inv, m->n * 8);
+}
+
 /* ---- the generator's table: window i holds j 2^(5i) G, j = 1..16, affine (x, y) in
  * Montgomery form, n limbs each; built once per process at first use. ---- */
 #define WIN(bits) ((bits) / TABAI_EC_W + 1)
@@ -381,22 +397,14 @@ static void base_build(size_t ci) {
         tabai_ec_point_dbl_ct(&x, &pts[1], &b);
         for (int j = 2; j < TABAI_EC_TAB; j++) tabai_ec_point_add_ct(&x, &pts[j], &pts[j - 1], &b);
         tabai_ec_point_dbl_ct(&x, &b, &pts[TABAI_EC_TAB - 1]); /* 32 b: the next window's base */
-        /* to affine with one inversion (Montgomery's trick); no Z is 0 (j 2^(5i) < q's
-         * multiples never vanish: q is a prime above 16 and 2) */
-        uint64_t pre[TABAI_EC_TAB][TABAI_EC_LIMBS], inv[TABAI_EC_LIMBS], zi[TABAI_EC_LIMBS];
-        memcpy(pre[0], pts[0].z, n * 8);
-        for (int j = 1; j < TABAI_EC_TAB; j++) fe_mul(&x.fp, pre[j], pre[j - 1], pts[j].z);
-        tabai_ec_fe_inv_ct(&x, inv, pre[TABAI_EC_TAB - 1]);
-        for (int j = TABAI_EC_TAB - 1; j >= 0; j--) {
-            if (j > 0) {
-                fe_mul(&x.fp, zi, inv, pre[j - 1]);
-                fe_mul(&x.fp, inv, inv, pts[j].z);
-            } else {
-                memcpy(zi, inv, n * 8);
-            }
-            uint64_t *e = out + ((i * TABAI_EC_TAB + (size_t)j) * 2) * n;
-            fe_mul(&x.fp, e, pts[j].x, zi);
-            fe_mul(&x.fp, e + n, pts[j].y, zi);
+        /* to affine; no Z is 0 (j 2^(5i) < q's multiples never vanish: q is a prime above 16
+         * and 2) */
+        uint64_t zi[TABAI_EC_TAB][TABAI_EC_LIMBS];
+        batch_zinv(&x, zi, pts, TABAI_EC_TAB);
+        for (size_t j = 0; j < TABAI_EC_TAB; j++) {
+            uint64_t *e = out + ((i * TABAI_EC_TAB + j) * 2) * n;
+            fe_mul(&x.fp, e, pts[j].x, zi[j]);
+            fe_mul(&x.fp, e + n, pts[j].y, zi[j]);
         }
     }
 }
@@ -624,35 +632,25 @@ static void vtab_build(size_t ci) {
     x.impl = NULL; /* the runtime-n formulas below; any tier gives the same residues */
     const tabai_ec_mod *m = &x.fp;
     size_t n = c->n;
-    tabai_ec_point pts[TABAI_EC_VT];
-    uint64_t pre[TABAI_EC_VT][TABAI_EC_LIMBS];
-    tabai_ec_point g2;
+    tabai_ec_point pts[TABAI_EC_VT], g2;
     memset(&pts[0], 0, sizeof pts[0]);
     memcpy(pts[0].x, c->gx_m, n * 8);
     memcpy(pts[0].y, c->gy_m, n * 8);
     memcpy(pts[0].z, c->p_one, n * 8);
     jdbl_vartime(&x, &g2, &pts[0]);
     for (int j = 1; j < TABAI_EC_VT; j++) jadd_vartime(&x, &pts[j], &pts[j - 1], &g2, 0);
-    /* to affine with one inversion (Montgomery's trick); no Z is 0 ((2j + 1) < q) */
-    uint64_t inv[TABAI_EC_LIMBS], zi[TABAI_EC_LIMBS], zi2[TABAI_EC_LIMBS];
-    memcpy(pre[0], pts[0].z, n * 8);
-    for (int j = 1; j < TABAI_EC_VT; j++) fe_mul(m, pre[j], pre[j - 1], pts[j].z);
-    tabai_ec_fe_inv_ct(&x, inv, pre[TABAI_EC_VT - 1]);
+    /* to affine (Jacobian: x = X / Z^2, y = Y / Z^3); no Z is 0 ((2j + 1) < q) */
+    uint64_t zi[TABAI_EC_VT][TABAI_EC_LIMBS], zi2[TABAI_EC_LIMBS];
+    batch_zinv(&x, zi, pts, TABAI_EC_VT);
     uint64_t *out = vtab[ci];
-    for (int j = TABAI_EC_VT - 1; j >= 0; j--) {
-        if (j > 0) {
-            fe_mul(m, zi, inv, pre[j - 1]);
-            fe_mul(m, inv, inv, pts[j].z);
-        } else {
-            memcpy(zi, inv, n * 8);
-        }
-        uint64_t *e = out + (size_t)j * 2 * n;
-        fe_sqr(m, zi2, zi);
+    for (size_t j = 0; j < TABAI_EC_VT; j++) {
+        uint64_t *e = out + j * 2 * n;
+        fe_sqr(m, zi2, zi[j]);
         fe_mul(m, e, pts[j].x, zi2);
-        fe_mul(m, zi2, zi2, zi);
+        fe_mul(m, zi2, zi2, zi[j]);
         fe_mul(m, e + n, pts[j].y, zi2);
         if (c->glv) {
-            uint64_t *l = out + (size_t)(TABAI_EC_VT + j) * 2 * n;
+            uint64_t *l = out + (TABAI_EC_VT + j) * 2 * n;
             fe_mul(m, l, e, c->beta_m);
             memcpy(l + n, e + n, n * 8);
         }
