@@ -295,13 +295,13 @@ tabai_status tabai_rsa_crt_exp(const tabai_mb_kernel *k, size_t count,
  * (H limbs each), and NL-limb rows for the blinded input, the unblinding factor and the
  * result; a scratch per thread for the check. All wiped before it is freed. */
 typedef struct priv_batch {
+    const tabai_mb_kernel *k; /* the lanes' kernel, or NULL: one at a time */
     size_t count, H, NL, sl;
     const uint64_t *const *c;
     tabai_rsa_key *const *key;
     uint64_t *blk;       /* everything below, one block */
     uint64_t **x;        /* 2 count pointers into blk */
     size_t blk_limbs;
-    int lanes_check;     /* the checks m^e run afterwards as one batch through the lanes */
     int fault;           /* set by any item whose check fails */
 } priv_batch;
 
@@ -310,8 +310,7 @@ static uint64_t *row(const priv_batch *b, size_t which, size_t i) {
 }
 
 /* items [lo, hi): blinding (c' = c A) and the reductions mod p and q */
-static tabai_status priv_blind(void *arg, size_t lo, size_t hi) {
-    priv_batch *b = arg;
+static tabai_status priv_blind(priv_batch *b, size_t lo, size_t hi) {
     for (size_t i = lo; i < hi; i++) {
         tabai_rsa_key *key = b->key[i];
         const tabai_mont *mn = &key->pub.mn;
@@ -333,10 +332,9 @@ static int check_differs(const priv_batch *b, size_t i, const uint64_t *chk) {
     return (int)tabai_declassify(tabai_nonzero(diff));
 }
 
-/* items [lo, hi): Garner, unblinding (the result in row 2), and unless the lanes do it
- * afterwards, the check m^e == c */
-static tabai_status priv_finish(void *arg, size_t lo, size_t hi) {
-    priv_batch *b = arg;
+/* items [lo, hi): Garner, unblinding (the result in row 2), and if check, the check
+ * m^e == c (else the lanes do it afterwards) */
+static tabai_status priv_finish(priv_batch *b, size_t lo, size_t hi, int check) {
     uint64_t *scratch = malloc(b->sl * sizeof(uint64_t));
     if (!scratch) return TABAI_ERR_ALLOC;
     uint64_t t[HMAX], out[TABAI_MAX_LIMBS + 1], chk[TABAI_MAX_LIMBS];
@@ -360,7 +358,7 @@ static tabai_status priv_finish(void *arg, size_t lo, size_t hi) {
         uint64_t *res = row(b, 2, i);
         (void)!tabai_mont_mul(mn, res, out, row(b, 1, i)); /* cannot fail: m' < N, r^-1 R < N */
         /* the check by the public exponent, against the caller's c */
-        if (b->lanes_check) continue;
+        if (!check) continue;
         /* cannot fail: res < N, the scratch is sized for e */
         (void)!tabai_mont_powmod_vartime(mn, chk, res, &key->pub.e,
                                          64 - (size_t)__builtin_clzll(key->pub.e), scratch, b->sl);
@@ -373,26 +371,27 @@ static tabai_status priv_finish(void *arg, size_t lo, size_t hi) {
     return TABAI_OK;
 }
 
-/* row 3 = row 2 ^ e mod N for every item, through the lanes (fixed window over the longest
+/* items [lo, hi): row 3 = row 2 ^ e mod N through the lanes (fixed window over the longest
  * e's bits: the exponents are public), then the comparisons with c */
-static tabai_status check_in_lanes(const tabai_mb_kernel *k, priv_batch *b, unsigned threads) {
-    const size_t count = b->count;
+static tabai_status check_in_lanes(const tabai_mb_kernel *k, priv_batch *b, size_t lo,
+                                   size_t hi) {
+    const size_t count = hi - lo;
     uint64_t **r = malloc(count * sizeof *r);
     const uint64_t **base = malloc(count * sizeof *base), **e = malloc(count * sizeof *e);
     const tabai_mont **mc = malloc(count * sizeof *mc);
     tabai_status s = TABAI_ERR_ALLOC;
     if (r && base && e && mc) {
         size_t ebits = 0;
-        for (size_t i = 0; i < count; i++) {
-            const tabai_rsa_key *key = b->key[i];
-            r[i] = row(b, 3, i), base[i] = row(b, 2, i), e[i] = &key->pub.e;
-            mc[i] = &key->pub.mn;
+        for (size_t j = 0; j < count; j++) {
+            const tabai_rsa_key *key = b->key[lo + j];
+            r[j] = row(b, 3, lo + j), base[j] = row(b, 2, lo + j), e[j] = &key->pub.e;
+            mc[j] = &key->pub.mn;
             size_t eb = 64 - (size_t)__builtin_clzll(key->pub.e);
             if (eb > ebits) ebits = eb;
         }
-        s = tabai_mb_powmod_jobs(k, count, r, base, e, ebits, mc, b->NL, threads);
-        for (size_t i = 0; s == TABAI_OK && i < count; i++)
-            if (check_differs(b, i, row(b, 3, i))) b->fault = 1;
+        s = tabai_mb_powmod_jobs(k, count, r, base, e, ebits, mc, b->NL, 1);
+        for (size_t i = lo; s == TABAI_OK && i < hi; i++)
+            if (check_differs(b, i, row(b, 3, i))) __atomic_store_n(&b->fault, 1, __ATOMIC_RELAXED);
     }
     if (r) tabai_wipe(r, count * sizeof *r); /* pointers only: every freed block zero */
     if (base) tabai_wipe(base, count * sizeof *base);
@@ -402,11 +401,25 @@ static tabai_status check_in_lanes(const tabai_mb_kernel *k, priv_batch *b, unsi
     return s;
 }
 
+/* items [lo, hi), the whole private operation on one thread: blinding and the reductions,
+ * the CRT exponentiations in the lanes, Garner and unblinding, the check by e */
+static tabai_status priv_range(void *arg, size_t lo, size_t hi) {
+    priv_batch *b = arg;
+    const int lanes_check = b->k != NULL && hi - lo >= 4;
+    tabai_status s = priv_blind(b, lo, hi);
+    if (s == TABAI_OK)
+        s = tabai_rsa_crt_exp(b->k, hi - lo, (const tabai_rsa_key *const *)b->key + lo,
+                              b->x + 2 * lo, b->H, 1);
+    if (s == TABAI_OK) s = priv_finish(b, lo, hi, !lanes_check);
+    if (s == TABAI_OK && lanes_check) s = check_in_lanes(b->k, b, lo, hi);
+    return s;
+}
+
 tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count,
                                           uint64_t *const m[], const uint64_t *const c[],
                                           tabai_rsa_key *const key[], unsigned threads) {
     if (count && (!m || !c || !key)) return TABAI_ERR_NULL;
-    priv_batch b = {count, 0, 0, 0, c, key, NULL, NULL, 0, 0, 0};
+    priv_batch b = {k, count, 0, 0, 0, c, key, NULL, NULL, 0, 0};
     for (size_t i = 0; i < count; i++) {
         if (!m[i] || !c[i] || !key[i]) return TABAI_ERR_NULL;
         if (!tabai_reduced_public(c[i], key[i]->pub.mn.p, key[i]->pub.n)) return TABAI_ERR_RANGE;
@@ -417,20 +430,18 @@ tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count
     if (count == 0) return TABAI_OK;
     b.sl = tabai_powmod_scratch_limbs(b.NL, 64);
     b.blk_limbs = 2 * count * b.H + 4 * count * b.NL;
-    /* a group's worth of checks runs in the multi-buffer lanes (an 8-lane exponentiation by
-     * the 17-bit e costs a few percent of the CRT pair per message there); fewer, one at a
-     * time with the scalar kernels */
-    b.lanes_check = k != NULL && count >= 4;
     b.blk = calloc(b.blk_limbs, sizeof(uint64_t));
     b.x = malloc(2 * count * sizeof *b.x);
     tabai_status s = TABAI_ERR_ALLOC;
     if (!b.blk || !b.x) goto done;
     for (size_t j = 0; j < 2 * count; j++) b.x[j] = b.blk + j * b.H;
-    s = tabai_mb_parallel(count, 1, threads, priv_blind, &b);
-    if (s == TABAI_OK)
-        s = tabai_rsa_crt_exp(k, count, (const tabai_rsa_key *const *)key, b.x, b.H, threads);
-    if (s == TABAI_OK) s = tabai_mb_parallel(count, 1, threads, priv_finish, &b);
-    if (s == TABAI_OK && b.lanes_check) s = check_in_lanes(k, &b, threads);
+    /* one parallel region: each thread takes whole groups of messages through every step.
+     * A group is what fills the lanes of the CRT step (two exponentiations a message); the
+     * check by e runs in the lanes too where a thread has 4 messages or more (an 8-lane
+     * exponentiation by the 17-bit e costs a few percent of the CRT pair per message
+     * there), else one at a time with the scalar kernels */
+    const size_t grain = k && k->lanes >= 2 ? k->lanes / 2 : 1;
+    s = tabai_mb_parallel(count, grain, threads, priv_range, &b);
     if (s == TABAI_OK && b.fault) s = TABAI_ERR_FAULT;
     if (s == TABAI_OK)
         for (size_t i = 0; i < count; i++)
