@@ -442,11 +442,17 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_powmod_batch(size_t count,
  * package has them). Numbers are limbs, least significant first, like the rest of the
  * library, nl limbs each (the primes and CRT values zero above their own length).
  * ------------------------------------------------------------------------------------ */
+/** Words of tabai_rsa_public_key's opaque radix-2^52 context. */
+#define TABAI_RSA_R52_WORDS 544
+
 /** An RSA public key: the modulus and a public exponent below 2^64. */
 typedef struct tabai_rsa_public_key {
     size_t n;       /**< limbs of the modulus N (top limb non-zero) */
     uint64_t e;     /**< the public exponent: odd, >= 3 */
     tabai_mont mn;  /**< the Montgomery context of N */
+    /** internal: N's constants in radix 2^52 for the exponentiation by e where the CPU has
+     *  AVX-512 IFMA (all zero elsewhere); plain words, so the key may be copied with memcpy */
+    uint64_t r52[TABAI_RSA_R52_WORDS];
 } tabai_rsa_public_key;
 
 /** An RSA private key in CRT form with its public half and a blinding pair. Holds secrets:

@@ -223,6 +223,31 @@ tabai_status tabai_powmod_r52(const tabai_mont *mc, uint64_t *r, const uint64_t 
     return powmod_core(1, m, rr, bb, ee, ebits, vl, ws);
 }
 
+void tabai_powmod_r52_e64_vartime(const tabai_r52 *c, const tabai_mont *mc, uint64_t *r,
+                                  const uint64_t *b, uint64_t e) {
+    const size_t dd = c->dd, stride = dd + 2 * PAD;
+    const uint64_t *p = tabai_r52_p(c);
+    _Alignas(64) uint64_t mem[4 * TABAI_R52_BUF];
+    memset(mem, 0, 4 * stride * sizeof(uint64_t));
+    uint64_t *x = mem + PAD, *acc = x + stride, *bm = acc + stride, *one = bm + stride;
+    const uint64_t *src[1] = {b};
+    tabai_mb_to_digits(x, 1, 52, dd, src, mc->n);
+    tabai_mont_mul_r52n_ifma(bm, x, c->rrbuf + PAD, p, c->k0, dd, c->vl); /* b R, < 2p */
+    memcpy(acc, bm, dd * sizeof(uint64_t));
+    for (int i = 62 - __builtin_clzll(e | 1); i >= 0; i--) { /* e's bits: public */
+        tabai_mont_sqr_r52n_ifma(acc, acc, p, c->k0, dd, c->vl);
+        if ((e >> i) & 1) tabai_mont_mul_r52n_ifma(acc, acc, bm, p, c->k0, dd, c->vl);
+    }
+    one[0] = 1;
+    tabai_mont_mul_r52n_ifma(acc, acc, one, p, c->k0, dd, c->vl); /* <= p */
+    uint64_t out[TABAI_MAX_LIMBS];
+    uint64_t *dst[1] = {out};
+    tabai_mb_from_digits(dst, mc->n, acc, 1, 52, dd);
+    tabai_cnd_sub_n(r, !tabai_lt_n(out, mc->p, mc->n), out, mc->p, mc->n);
+    tabai_wipe(out, sizeof out);
+    tabai_wipe(mem, 4 * stride * sizeof(uint64_t));
+}
+
 tabai_status tabai_powmod2_r52(const tabai_mont *m1, const tabai_mont *m2, uint64_t *r1,
                                uint64_t *r2, const uint64_t *b1, const uint64_t *b2,
                                const uint64_t *e1, const uint64_t *e2, size_t ebits) {

@@ -69,6 +69,12 @@ size_t tabai_r52_scratch_limbs(size_t n, size_t ebits, int ns);
  * alignment, wiped on return (no allocation). Returns TABAI_ERR_SIZE or TABAI_OK; r may be b. */
 tabai_status tabai_powmod_r52(const tabai_mont *mc, uint64_t *r, const uint64_t *b,
                               const uint64_t *e, size_t ebits, unsigned vl, uint64_t *ws);
+/* r = b^e mod p for a public exponent 1 <= e < 2^64 (the RSA public operation and its use
+ * as the fault check of the private one): left to right by bits, in the context c that
+ * tabai_r52_init made for mc (any width). b < p, mc->n limbs; r may be b. Constant time in
+ * b and p; variable time in e (public). No allocation (about 6 KB of stack). */
+void tabai_powmod_r52_e64_vartime(const tabai_r52 *c, const tabai_mont *mc, uint64_t *r,
+                                  const uint64_t *b, uint64_t e);
 /* r1 = b1^e1 mod p1 and r2 = b2^e2 mod p2 together (the two halves of an RSA CRT private
  * operation): moduli of the same limb count (the contexts m1, m2), exponents of ebits bits
  * each, interleaved in one instruction stream. Same contract as tabai_powmod_r52 for each;

@@ -49,15 +49,22 @@ static inline int tabai_verify_ohta_ctx(const tabai_ohta *c) {
            (c->n > 1 || c->p[0] >= 2) && c->k[c->n] != 0 && c->mul && c->sqr;
 }
 
-/* r[n] = a^-1 mod m (0 for a = 0; unspecified, < m, when gcd(a, m) > 1), by Bernstein-Yang safegcd in signed radix 2^62 (safegcd.c). m odd, a < m,
- * bits = m's bit length (public), 1 <= n <= 9; minv = -m^-1 mod 2^64. r may alias a.
- * tabai_modinv_safegcd: constant time in a (a fixed number of steps for bits);
- * _vartime: stops when the gcd is reached, for public a only; returns 1 if gcd(a, m) = 1
- * (r is then the inverse), else 0. */
+/* r[n] = a^-1 mod m (0 for a = 0; unspecified, < m, when gcd(a, m) > 1), by Bernstein-Yang
+ * safegcd in signed radix 2^62 (safegcd.c). m odd, a < m, bits = m's bit length (public);
+ * minv = -m^-1 mod 2^64. r may alias a.
+ * tabai_modinv_safegcd: 1 <= n <= 9, constant time in a (a fixed number of steps for bits);
+ * _vartime: 1 <= n <= TABAI_MAX_LIMBS, stops when the gcd is reached, for public a only;
+ * returns 1 if gcd(a, m) = 1 (r is then the inverse), 0 if not, -1 if it ran past three
+ * times the step bound (never seen; the caller then takes another algorithm). */
 void tabai_modinv_safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t minv,
                           size_t bits, size_t n);
 int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
                                  uint64_t minv, size_t bits, size_t n);
+
+/* r[n] = a^-1 mod m for m odd, a < m (n limbs, 1 <= n <= TABAI_MAX_LIMBS) by the binary
+ * extended Euclid (HAC 14.61); returns 1, or 0 (r untouched) when gcd(a, m) != 1. Variable
+ * time. The fallback of tabai_inv_vartime behind safegcd, about 10 times slower. */
+int tabai_inv_odd_binary_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
 
 /* *r = the Jacobi symbol (a/m) for m odd >= 3, a < m, 1 <= n <= TABAI_MAX_LIMBS, both n
  * limbs, by batches of 62 "positive" divsteps in radix 2^62 (safegcd.c); variable time.

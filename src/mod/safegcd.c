@@ -1,5 +1,6 @@
 /* Modular inversion by Bernstein and Yang's safegcd ("Fast constant-time gcd computation
- * and modular inversion", TCHES 2019(3)), for odd moduli of up to 9 limbs of 64 bits.
+ * and modular inversion", TCHES 2019(3)), for odd moduli: constant time up to 9 limbs of 64
+ * bits (the curves' sizes), variable time up to TABAI_MAX_LIMBS.
  *
  * The iteration is the "half-delta" divstep (hddivstep) of P. Wuille's analysis
  * ("Bounds on divsteps iterations in safegcd", github.com/sipa/safegcd-bounds): the
@@ -30,7 +31,7 @@
 #include "mod.h"
 
 #define M62 (((uint64_t)1 << 62) - 1)
-#define S62_MAX 10 /* ceil((576 + 1) / 62) */
+#define S62_MAX ((64 * TABAI_MAX_LIMBS + 1 + 61) / 62) /* 8192 bits and the sign */
 
 typedef __int128 s128;
 
@@ -152,22 +153,27 @@ static size_t hd_bound(size_t bits) {
     return (3787 * bits + 2166) / 1644;
 }
 
-/* Returns, for vartime only, 1 if gcd(a, m) = 1 (f = +-1 at the end), else 0. */
+/* Returns, for vartime only, 1 if gcd(a, m) = 1 (f = +-1 at the end), 0 if not, -1 if g
+ * did not reach 0 within three times the bound's batches (beyond the sizes the bound was
+ * checked for). */
 TABAI_INLINE int safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t minv,
                          size_t bits, size_t n, size_t L, int vartime) {
-    int64_t f[S62_MAX], g[S62_MAX], d[S62_MAX] = {0}, e[S62_MAX] = {0}, mm[S62_MAX];
+    int64_t f[S62_MAX], g[S62_MAX], d[S62_MAX], e[S62_MAX], mm[S62_MAX];
+    memset(d, 0, L * 8);
+    memset(e, 0, L * 8);
     to62(mm, m, n, L);
     memcpy(f, mm, L * 8);
     to62(g, a, n, L);
     e[0] = 1;
     int64_t h = 1;
-    size_t batches = (hd_bound(bits) + 61) / 62;
+    const size_t bound = (hd_bound(bits) + 61) / 62, batches = vartime ? 3 * bound : bound;
     for (size_t i = 0; i < batches; i++) {
         s62_mat t;
         if (vartime) {
             uint64_t z = 0;
             for (size_t j = 0; j < L; j++) z |= (uint64_t)g[j];
             if (!z) break; /* g = 0: f and d are final */
+            if (i + 1 == batches) return -1;
             h = divsteps62_vartime(h, (uint64_t)f[0] | ((uint64_t)f[1] << 62),
                                    (uint64_t)g[0] | ((uint64_t)g[1] << 62), &t);
         } else {
@@ -221,7 +227,7 @@ void tabai_modinv_safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
 
 int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
                                  uint64_t minv, size_t bits, size_t n) {
-    TABAI_VERIFY_CHECK(n >= 1 && n <= 9 && (m[0] & 1) && bits <= 64 * n &&
+    TABAI_VERIFY_CHECK(n >= 1 && n <= TABAI_MAX_LIMBS && (m[0] & 1) && bits <= 64 * n &&
                        tabai_lt_n(a, m, n));
     switch (limbs62(bits)) {
     case 5: return safegcd(r, a, m, minv, bits, n, 5, 1);

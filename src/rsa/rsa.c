@@ -7,8 +7,12 @@
 #include <sys/random.h>
 
 #include "../internal.h"
+#include "../ifma/r52.h"
 #include "../limb/limb.h"
 #include "rsa.h"
+
+_Static_assert(sizeof(tabai_r52) <= TABAI_RSA_R52_WORDS * sizeof(uint64_t),
+               "tabai_rsa_public_key.r52 holds a tabai_r52");
 
 void (*tabai_rsa_fault_hook)(uint64_t *m1, size_t h) = NULL;
 void (*tabai_rsa_blind_hook)(const uint64_t *a, size_t n) = NULL;
@@ -98,6 +102,22 @@ static tabai_status random_below(uint64_t *r, const uint64_t *n, size_t nl) {
     }
 }
 
+/* r = b^e mod N for the key's public exponent (b < N): the single-number IFMA layout where
+ * the key holds its context, else the scalar sliding window in scratch[sl]
+ * (tabai_powmod_scratch_limbs(n, 64) limbs). Constant time in b; variable time in e. */
+static void pow_e(const tabai_rsa_public_key *pub, uint64_t *r, const uint64_t *b,
+                  uint64_t *scratch, size_t sl) {
+    tabai_r52 c;
+    memcpy(&c, pub->r52, sizeof c); /* aligned: the key's words need not be */
+    if (c.dd && tabai_r52_usable()) {
+        tabai_powmod_r52_e64_vartime(&c, &pub->mn, r, b, pub->e);
+        return;
+    }
+    /* cannot fail: b < N, the scratch is sized for a 64-bit exponent */
+    (void)!tabai_mont_powmod_vartime(&pub->mn, r, b, &pub->e,
+                                     64 - (size_t)__builtin_clzll(pub->e), scratch, sl);
+}
+
 /* A fresh blinding pair: blind = r^e R, unblind = r^-1 R mod N (Montgomery form) for a
  * random r. The inverse is taken of u = r t for another random t (u is uniform and
  * independent of r, so the variable-time inversion learns nothing of r), then times t. */
@@ -123,8 +143,7 @@ static tabai_status blind_refresh(tabai_rsa_key *key) {
     (void)!tabai_mont_to(mn, v, v);
     (void)!tabai_mont_to(mn, t, t);
     (void)!tabai_mont_mul(mn, key->unblind, v, t); /* (u^-1 R)(t R) R^-1 = r^-1 R */
-    (void)!tabai_mont_powmod_vartime(mn, u, r, &key->pub.e,
-                                     64 - (size_t)__builtin_clzll(key->pub.e), scratch, sl);
+    pow_e(&key->pub, u, r, scratch, sl);
     (void)!tabai_mont_to(mn, key->blind, u); /* r^e R */
     key->uses = 0;
 done:
@@ -174,6 +193,14 @@ tabai_status tabai_rsa_public_key_init(tabai_rsa_public_key *pub, const uint64_t
     k.e = e;
     tabai_status s = tabai_mont_init(&k.mn, n, k.n);
     if (s != TABAI_OK) return s;
+    /* at tier ifma, the context of the single-number layout for the exponentiation by e
+     * (3.5x faster a product than the scalar kernels at 2048 bits on an IFMA Xeon) */
+    unsigned vl = 0;
+    if (tabai_r52_usable()) {
+        (void)tabai_r52_choose(k.mn.bits, 64, &vl);
+        tabai_r52 c;
+        if (vl && tabai_r52_init(&c, &k.mn, vl, 0) == 0) memcpy(k.r52, &c, sizeof c);
+    }
     *pub = k;
     return TABAI_OK;
 }
@@ -225,9 +252,8 @@ tabai_status tabai_rsa_key_init(tabai_rsa_key *key, const uint64_t *n, uint64_t 
 
     tabai_rsa_key *k = calloc(1, sizeof *k);
     if (!k) return TABAI_ERR_ALLOC;
-    k->pub.n = nl;
-    k->pub.e = e;
-    if (tabai_mont_init(&k->pub.mn, n, nl) != TABAI_OK || tabai_mont_init(&k->mp, p, hp) != TABAI_OK ||
+    /* the public half as tabai_rsa_public_key_init makes it (n's top limb is non-zero) */
+    if (tabai_rsa_public_key_init(&k->pub, n, e, nl) != TABAI_OK || tabai_mont_init(&k->mp, p, hp) != TABAI_OK ||
         tabai_mont_init(&k->mq, q, hq) != TABAI_OK) {
         s = TABAI_ERR_RSA_PQ; /* not reached: the checks above cover it */
     } else {
@@ -359,9 +385,7 @@ static tabai_status priv_finish(priv_batch *b, size_t lo, size_t hi, int check) 
         (void)!tabai_mont_mul(mn, res, out, row(b, 1, i)); /* cannot fail: m' < N, r^-1 R < N */
         /* the check by the public exponent, against the caller's c */
         if (!check) continue;
-        /* cannot fail: res < N, the scratch is sized for e */
-        (void)!tabai_mont_powmod_vartime(mn, chk, res, &key->pub.e,
-                                         64 - (size_t)__builtin_clzll(key->pub.e), scratch, b->sl);
+        pow_e(&key->pub, chk, res, scratch, b->sl);
         (void)nl;
         if (check_differs(b, i, chk)) __atomic_store_n(&b->fault, 1, __ATOMIC_RELAXED);
     }
@@ -481,9 +505,7 @@ static tabai_status pub_range(void *arg, size_t lo, size_t hi) {
     if (!scratch) return TABAI_ERR_ALLOC;
     for (size_t i = lo; i < hi; i++) {
         const tabai_rsa_public_key *pk = b->pub[i];
-        /* cannot fail: m[i] < N checked by the caller, the scratch is sized for e */
-        (void)!tabai_mont_powmod_vartime(&pk->mn, b->out + i * b->NL, b->m[i], &pk->e,
-                                         64 - (size_t)__builtin_clzll(pk->e), scratch, sl);
+        pow_e(pk, b->out + i * b->NL, b->m[i], scratch, sl); /* m[i] < N: checked */
     }
     free(scratch);
     return TABAI_OK;
