@@ -1,5 +1,5 @@
-/* The single-number radix-2^52 IFMA layout (src/ifma/r52.h) in the benchmark, on every
- * selected odd modulus of 1024 .. 8192 bits, at tier ifma on a CPU with IFMA:
+/* The single-number radix-2^52 IFMA layout (src/ifma/r52.h, src/mod/powmod_r52.h) in the
+ * benchmark, on every selected odd modulus of 1024 .. 8192 bits, at tier ifma on a CPU with IFMA:
  *
  *   mont_mul, mont_sqr  one product in the layout's own Montgomery domain (R = 2^(52 dd)),
  *                chained (x = x*y, x = x^2): kernels "ifma_r52_ymm" (digits in ymm vectors)
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/ifma/r52.h"
-#include "../src/mb/mb.h"
+#include "../src/digits.h"
+#include "../src/mod/powmod_r52.h"
 #include "harness.h"
 #include "peers.h"
 

@@ -1,6 +1,8 @@
 /* Digit-size bounds of the delayed-carry kernels (src/simd/, src/fp64/) and of the layer
  * above them (src/delayed/), on the ground floor so that both kernel folders include it
- * without including each other or a layer above. Bounds: docs/bounds/delayed.md; the
+ * without including each other or a layer above; and the transposes between 64-bit limbs
+ * and radix-2^w digit vectors, shared by the multi-buffer layer (src/mb/) and the
+ * single-number IFMA exponentiation (src/mod/). Bounds: docs/bounds/delayed.md; the
  * functions are defined in src/digits.c.
  *
  * Digit forms (all least significant digit first):
@@ -51,6 +53,22 @@ unsigned tabai_f64fma_bits_for(size_t n);
 static inline size_t tabai_f64_digits_for(size_t n, unsigned b) {
     return (tabai_digits_for(64 * n, b) + 3) & ~(size_t)3;
 }
+
+/* ---- transposes: limbs <-> radix-2^w digits of L lanes ---------------------------------- */
+
+/* The layout of src/mb/mb.h (digit i of lane l at x[i * L + l]); L = 1 is one number's
+ * digits, the single-number IFMA layout of src/ifma/r52.h. Measured kernels of their own
+ * (op "mb_to_digits" / "mb_from_digits").
+ * to:   x[d * L] = lanes a[0..L-1] (n limbs each, 64-bit, least significant first) in radix
+ *       2^w; a[l] == NULL gives a zero lane. Requires 64 n <= w d (values fit), else the
+ *       high limbs must be zero (not checked here).
+ * from: r[l][0..n-1] = lane l of x (digits normalised); r[l] == NULL skips lane l. Requires
+ *       w d <= 64 n or the lane values < 2^(64 n).
+ * Constant time; no aliasing between x and the limb arrays. */
+void tabai_mb_to_digits(uint64_t *x, unsigned L, unsigned w, size_t d, const uint64_t *const a[],
+                        size_t n);
+void tabai_mb_from_digits(uint64_t *const r[], size_t n, const uint64_t *x, unsigned L, unsigned w,
+                          size_t d);
 
 /* TABAI_VERIFY (only inside checks): the digit bounds the kernels require and promise.
  * 1 if every d[i] < 2^b. */

@@ -1,6 +1,7 @@
-/* Kernel types, the ground floor: the function types of the kernels and the record of the
- * kernel registry (src/dispatch/registry.def). Includes only the public header, so that every
- * kernel folder may include it without pulling in a layer above it. */
+/* Kernel types, the ground floor: the function types of the kernels, the record of the
+ * kernel registry (src/dispatch/registry.def), and the prototypes of the delayed-carry
+ * layer's explicit kernels that the registry names. Includes only the public header, so that
+ * every kernel folder may include it without pulling in a layer above it. */
 #ifndef TABAI_CPU_KTYPES_H
 #define TABAI_CPU_KTYPES_H
 
@@ -86,5 +87,28 @@ typedef struct tabai_kernel_rec {
     tabai_any_fn fn;
     const char *source; /* where it lives and what it is, for docs/KERNELS.md */
 } tabai_kernel_rec;
+
+/* ---- the explicit kernels of the delayed-carry layer (src/delayed/): their records carry a
+ * tabai_kernel id (include/tabai_kernels.h). Declared on this floor so that the registry
+ * (src/dispatch/registry.c) names them without including the layer above it. ---- */
+
+/* r[2n] = a[n] * b[n] on limbs (src/delayed/mul_n.c): conversion to digits, the digit kernel
+ * of src/simd/ or src/fp64/, conversion back; the digit size the largest the column bound
+ * allows for n. 1 <= n <= TABAI_MAX_LIMBS; r must not overlap a or b. Constant time. */
+void tabai_mul_n_simd29_sse2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_simd29_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_c16_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_fp64_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_fp64_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_fp64fma_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+void tabai_mul_n_fp64fma_vec_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+/* r = a*b mod p, a, b < p (a tabai_ohta_mul_fn): Ohta's method on carry-save digits,
+ * register blocking k = 2, 3, 4 (src/delayed/ohta_cs.c). Constant time. */
+void tabai_ohta_mul_cs2_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b);
+void tabai_ohta_mul_cs3_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b);
+void tabai_ohta_mul_cs4_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
+                                const uint64_t *b);
 
 #endif

@@ -5,6 +5,7 @@
 #ifndef TABAI_DELAYED_DELAYED_H
 #define TABAI_DELAYED_DELAYED_H
 
+#include "../cpu/ktypes.h"
 #include "../fp64/fp64.h"
 #include "../simd/simd.h"
 
@@ -19,30 +20,14 @@ void tabai_f64_from_limbs(double *d, size_t nd, const uint64_t *a, size_t n, uns
 /* Requires every d[i] an integer in [0, 2^b). */
 void tabai_f64_to_limbs(uint64_t *r, size_t n, const double *d, size_t nd, unsigned b);
 
-/* ---- whole numbers on limbs (mul_n.c): conversion to digits, the digit kernel,
- * conversion back; the digit size is the largest the bound allows for n ---------------- */
-
-/* r[2n] = a[n] * b[n], 1 <= n <= TABAI_MAX_LIMBS; r must not overlap a or b. */
-void tabai_mul_n_simd29_sse2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-void tabai_mul_n_simd29_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-void tabai_mul_n_c16_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-void tabai_mul_n_fp64_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-void tabai_mul_n_fp64_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-void tabai_mul_n_fp64fma_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-void tabai_mul_n_fp64fma_vec_avx2(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
-
-/* ---- carry-save, register-blocked Ohta (seed 003), src/delayed/ohta_cs.c -------------------- */
+/* ---- whole numbers on limbs (mul_n.c: tabai_mul_n_simd29_sse2 ...) and the carry-save,
+ * register-blocked Ohta (seed 003, ohta_cs.c: tabai_ohta_mul_cs2_generic ...): these
+ * explicit kernels are declared in src/cpu/ktypes.h, where the kernel registry names them
+ * without including this layer ------------------------------------------------------------ */
 
 /* Digit size of the carry-save Ohta for an n-limb context (largest column of its three
  * products within tabai_rd_fits). */
 unsigned tabai_ohta_cs_bits(const tabai_ohta *ctx);
-/* r = a*b mod p, a, b < p; blocking k = 2, 3, 4. Constant time. */
-void tabai_ohta_mul_cs2_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
-                                const uint64_t *b);
-void tabai_ohta_mul_cs3_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
-                                const uint64_t *b);
-void tabai_ohta_mul_cs4_generic(const tabai_ohta *ctx, uint64_t *r, const uint64_t *a,
-                                const uint64_t *b);
 
 /* The seed's baseline for the comparison: word-serial Montgomery (CIOS) on the same b-bit
  * digits, carry on every step. z[nd] = x y 2^(-b nd) mod p (odd p < 2^(b nd); x, y < p);

@@ -1,8 +1,11 @@
-/* The kernel registry as records: src/dispatch/registry.def expanded once. */
+/* The kernel registry as records: src/dispatch/registry.def expanded once. The prototypes
+ * of the entry points come from the floors below: src/cpu/ktypes.h (through registry.h; it
+ * declares the explicit kernels of src/delayed/), src/cpu/mbtypes.h (the multi-buffer
+ * kernels), src/fp64/fp64.h (the four-lane product), src/limb/, src/x64/. */
 #include "registry.h"
 
 #include "../cpu/mbtypes.h"
-#include "../delayed/delayed.h"
+#include "../fp64/fp64.h"
 #include "../limb/limb.h"
 #include "../x64/x64.h"
 

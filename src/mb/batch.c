@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "../internal.h"
-#include "../ifma/r52.h"
+#include "../mod/powmod_r52.h"
 #include "mb.h"
 
 #define MAX_EBITS ((size_t)64 * TABAI_MAX_LIMBS * 2)

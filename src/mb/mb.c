@@ -1,59 +1,12 @@
-/* The multi-buffer layer: lane layout conversions, per-lane Montgomery constants,
- * the portable reference kernel and the constant-time multi-buffer exponentiation. The
- * vector products are the kernels of src/ifma and src/avx512 (list in kernels.c); everything
- * here is portable C with the generic flags. Layout and contracts: mb.h. */
+/* The multi-buffer layer: per-lane Montgomery constants, the portable reference kernel and
+ * the constant-time multi-buffer exponentiation (the transposes between limbs and lane digits
+ * are on the ground floor, src/digits.c). The vector products are the kernels of src/ifma and
+ * src/avx512 (list in kernels.c); everything here is portable C with the generic flags.
+ * Layout and contracts: mb.h. */
 #include <stdlib.h>
 
 #include "../mod/mod.h"
 #include "mb.h"
-
-/* ---- conversions ---- */
-
-void tabai_mb_to_digits(uint64_t *x, unsigned L, unsigned w, size_t d,
-                        const uint64_t *const a[], size_t n) {
-    const uint64_t mask = ((uint64_t)1 << w) - 1;
-    for (unsigned l = 0; l < L; l++) {
-        const uint64_t *al = a[l];
-        tabai_u128 acc = 0; /* bit buffer: bits not yet written as digits */
-        unsigned have = 0;
-        size_t k = 0;
-        for (size_t i = 0; i < d; i++) {
-            if (have < w) { /* public: depends on i only */
-                uint64_t limb = (al && k < n) ? al[k] : 0;
-                k++;
-                acc |= (tabai_u128)limb << have;
-                have += 64;
-            }
-            x[i * L + l] = (uint64_t)acc & mask;
-            acc >>= w;
-            have -= w;
-        }
-    }
-}
-
-void tabai_mb_from_digits(uint64_t *const r[], size_t n, const uint64_t *x, unsigned L,
-                          unsigned w, size_t d) {
-    for (unsigned l = 0; l < L; l++) {
-        uint64_t *rl = r[l];
-        if (!rl) continue;
-        tabai_u128 acc = 0;
-        unsigned have = 0;
-        size_t k = 0;
-        for (size_t i = 0; i < d && k < n; i++) {
-            acc |= (tabai_u128)x[i * L + l] << have;
-            have += w;
-            if (have >= 64) {
-                rl[k++] = (uint64_t)acc;
-                acc >>= 64;
-                have -= 64;
-            }
-        }
-        for (; k < n; k++) { /* the rest of the bit buffer, then zeros */
-            rl[k] = (uint64_t)acc;
-            acc >>= 64;
-        }
-    }
-}
 
 /* ---- the portable reference kernel ---- */
 

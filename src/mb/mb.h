@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "../cpu/mbtypes.h"
+#include "../digits.h" /* the transposes limbs <-> lane digits */
 #include "tabai.h"
 
 /* One multi-buffer kernel family: the entry of src/mb/kernels.c's list. */
@@ -47,18 +48,6 @@ const tabai_mb_kernel *tabai_mb_kernel_active(void);
 
 /* Digits of a w-bit radix for a bits-bit modulus: ceil(bits / w). */
 static inline size_t tabai_mb_digits(size_t bits, unsigned w) { return (bits + w - 1) / w; }
-
-/* Transposes (measured kernels of their own, op "mb_to_digits" / "mb_from_digits").
- * to:   x[d * L] = lanes a[0..L-1] (n limbs each, 64-bit, least significant first) in radix
- *       2^w; a[l] == NULL gives a zero lane. Requires 64 n <= w d (values fit), else the
- *       high limbs must be zero (not checked here).
- * from: r[l][0..n-1] = lane l of x (digits normalised); r[l] == NULL skips lane l. Requires
- *       w d <= 64 n or the lane values < 2^(64 n).
- * Constant time; no aliasing between x and the limb arrays. */
-void tabai_mb_to_digits(uint64_t *x, unsigned L, unsigned w, size_t d,
-                        const uint64_t *const a[], size_t n);
-void tabai_mb_from_digits(uint64_t *const r[], size_t n, const uint64_t *x, unsigned L,
-                          unsigned w, size_t d);
 
 /* The per-lane Montgomery constants of one group of L moduli for kernel k. */
 typedef struct tabai_mb_mont {

@@ -5,8 +5,8 @@
  * Variable time: left-to-right sliding window over odd powers (HAC 14.85). */
 #include <stdlib.h>
 
-#include "../ifma/r52.h"
 #include "mod.h"
+#include "powmod_r52.h"
 
 /* One field: products in its own representation, plus the maps in and out. */
 typedef struct field {

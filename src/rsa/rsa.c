@@ -7,8 +7,8 @@
 #include <sys/random.h>
 
 #include "../internal.h"
-#include "../ifma/r52.h"
 #include "../limb/limb.h"
+#include "../mod/powmod_r52.h"
 #include "rsa.h"
 
 _Static_assert(sizeof(tabai_r52) <= TABAI_RSA_R52_WORDS * sizeof(uint64_t),

@@ -1,4 +1,5 @@
-/* The single-number radix-2^52 IFMA kernels and exponentiation (src/ifma/r52.h) against GMP:
+/* The single-number radix-2^52 IFMA kernels (src/ifma/r52.h) and exponentiation
+ * (src/mod/powmod_r52.h) against GMP:
  *   tabai_mont_mul_r52n_ifma, tabai_mont_sqr_r52n_ifma (ymm and zmm), and the two-stream
  *   tabai_mont_mul2 / sqr2: r < 2p and r R == a b (mod p), R = 2^(52 dd), for every modulus
  *   length 1024 .. 8192 bits in 64-bit steps; moduli uniform, 2^(64(n-1)) + c (just above a
@@ -12,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ifma/r52.h"
-#include "mb/mb.h"
+#include "digits.h"
+#include "mod/powmod_r52.h"
 #include "testutil.h"
 
 #define PADW TABAI_R52_PAD

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digits.h"
 #include "fuzz.h"
-#include "ifma/r52.h"
-#include "mb/mb.h"
+#include "mod/powmod_r52.h"
 
 static mpz_t A, B, Z, P;
 

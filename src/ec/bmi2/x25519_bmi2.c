@@ -74,8 +74,11 @@
     "movq %[r2], %[w2]\n\t"                                                                    \
     "movq %[r3], %[w3]\n\t"
 
-/* Row i >= 1 of the product: r[i..i+4] += a_i * b, low halves on OF, high halves on CF. */
-#define FE4_ROW(ai, ri, ri1, ri2, ri3, ri4)                                                    \
+/* clang-format off */
+/* Row i >= 1 of the product: r[i..i+4] += a_i * b, low halves on OF, high halves on CF.
+ * Not fe4_bmi2.h's FE4_ROW (a row added into a live Montgomery accumulator, carry into a
+ * sixth limb): here the top limb r[i+4] is written fresh and a_i is loaded into rdx. */
+#define FE4_PROD_ROW(ai, ri, ri1, ri2, ri3, ri4)                                               \
     "xorl %k[z], %k[z]\n\t"                                                                    \
     "movq %[" ai "], %%rdx\n\t"                                                                \
     "mulx %[b0], %[t0], %[t1]\n\t"                                                             \
@@ -105,14 +108,15 @@ TABAI_INLINE void fe4_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4
             "mulx %[b3], %[t0], %[r4]\n\t"
             "adcq %[t0], %[r3]\n\t"
             "adcq $0, %[r4]\n\t"
-            FE4_ROW("a1", "r1", "r2", "r3", "r4", "r5")
-            FE4_ROW("a2", "r2", "r3", "r4", "r5", "r6")
-            FE4_ROW("a3", "r3", "r4", "r5", "r6", "r7")
+            FE4_PROD_ROW("a1", "r1", "r2", "r3", "r4", "r5")
+            FE4_PROD_ROW("a2", "r2", "r3", "r4", "r5", "r6")
+            FE4_PROD_ROW("a3", "r3", "r4", "r5", "r6", "r7")
             FE4_REDUCE
             : FE4_REGS, FE4_W(r)
             : FE4_M(a, a), FE4_M(b, b)
             : "rdx", "cc");
 }
+/* clang-format on */
 
 /* The ladder's state: every element at a constant offset from one base register, so that
  * the two-product block below addresses all six of its elements with one register. */

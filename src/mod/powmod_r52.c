@@ -1,15 +1,14 @@
-/* The single-number radix-2^52 layout (r52.h): contexts from the scalar Montgomery context,
- * the measured choice of layout and width per size, and the constant-time fixed-window
- * exponentiation of one number or of two (the two halves of an RSA CRT operation) in that
- * representation: converted in once, out once. Generic flags; the vector kernels are in
- * mont1_ifma.c and are called only when tabai_r52_usable(). */
+/* The single-number radix-2^52 layout (powmod_r52.h): contexts from the scalar Montgomery
+ * context, the measured choice of layout and width per size, and the constant-time
+ * fixed-window exponentiation of one number or of two (the two halves of an RSA CRT
+ * operation) in that representation: converted in once, out once. Generic flags; the vector
+ * kernels are in src/ifma/mont1_ifma.c and are called only when tabai_r52_usable(). */
 #include <stdlib.h>
 
 #include "../cpu/cpu.h"
-#include "../dispatch/tables.h"
-#include "../mb/mb.h"
-#include "../mod/mod.h"
-#include "r52.h"
+#include "../digits.h"
+#include "mod.h"
+#include "powmod_r52.h"
 
 #define R52_M 0xFFFFFFFFFFFFFULL
 #define PAD TABAI_R52_PAD
