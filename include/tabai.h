@@ -379,8 +379,12 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_powmod_vartime(uint64_t *r
  *  Whether a == 0 is revealed (by the error); nothing else about a.
  *  The result is only an inverse if p is prime (not checked). Allocates scratch. */
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_mont_inv_prime(const tabai_mont *ctx, uint64_t *r, const uint64_t *a);
-/** r = a^-1 mod m for any m >= 2 by the binary extended Euclidean algorithm.
- *  Variable time in a and m. Shapes: r, a, m: n limbs. Requires a < m.
+/** r = a^-1 mod m for any m >= 2. Odd m (and the odd part of an even one): Bernstein and
+ *  Yang's safegcd ("Fast constant-time gcd computation and modular inversion", 2019) in its
+ *  variable-time form, with the binary extended Euclidean algorithm behind it; the power of
+ *  two by Newton's iteration; the two joined by CRT.
+ *  Variable time in a and m. Shapes: r, a, m: n limbs. Requires a < m. r is not written on
+ *  error.
  *  Errors: TABAI_ERR_NULL, TABAI_ERR_SIZE, TABAI_ERR_MODULUS (m < 2), TABAI_ERR_RANGE,
  *  TABAI_ERR_NOINV (gcd(a, m) != 1). */
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
