@@ -11,8 +11,11 @@
  *                      tier's tabai_mont_mul_n<EC_N> kernel)
  *   EC_P               const uint64_t[EC_N]: p
  *   FE_ADD, FE_SUB     optional: r = a + b, a - b mod p (default: portable C below)
- * and defines EC_IMPL_NAME, a const tabai_ec_impl. Same algorithms, the same results and the
- * same constant-time rules as point.c's generic code (src/ec/README.md). */
+ * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME defined too (4-limb
+ * curves, the files of the bmi2 tier), a second one whose k G reads the width-7 table with
+ * the AVX-512F scan kernel (for the tiers that have it). Same algorithms, the same results
+ * and the same constant-time rules as point.c's generic code (src/ec/README.md). */
+#include "../cpu/mbtypes.h"
 #include "ec.h"
 #include "field.h"
 
@@ -338,26 +341,44 @@ static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
 }
 #endif
 
-/* k G by the generator's table (point.c's tabai_ec_mul_base_ct, inlined field operations). */
-static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
-    const uint64_t *tab = tabai_ec_base_table(x->c);
-    size_t w = tabai_ec_booth_windows(x->c->qbits);
+/* k G by the generator's table (point.c's tabai_ec_mul_base_ct, inlined field operations):
+ * signed windows of bw bits (a compile-time constant in each caller): 5 with the 16-entry
+ * table scanned here, or 7 with the 64-entry table of tabai_ec_base_table7 scanned by the
+ * AVX-512F kernel tabai_mb_scan_avx512 (37 mixed additions for 256 bits instead of 52; each
+ * entry, x || y, is one vector of 8 words, every entry loaded, the wanted one kept by a
+ * merge-masked move). */
+TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                                    const unsigned bw) {
+    const size_t tabn = (size_t)1 << (bw - 1);
+    const uint64_t *tab = bw == 7 ? tabai_ec_base_table7(x->c) : tabai_ec_base_table(x->c);
+    size_t w = x->c->qbits / bw + 1;
     tabai_ec_point acc, t, s;
     EC_FN(point_inf)(x, &acc);
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < w; i++) {
         uint64_t neg, abs;
-        tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
-        const uint64_t *row = tab + i * TABAI_EC_TAB * 2 * EC_N;
-        memset(t.x, 0, EC_N * 8);
-        memset(t.y, 0, EC_N * 8);
-        for (uint64_t j = 0; j < TABAI_EC_TAB; j++) { /* masked scan of the whole row */
-            uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
-            const uint64_t *e = row + j * 2 * EC_N;
-            _Pragma("GCC unroll 16")
-            for (size_t l = 0; l < EC_N; l++) {
-                t.x[l] |= e[l] & msk;
-                t.y[l] |= e[EC_N + l] & msk;
+        tabai_ec_booth_digit_w(k, EC_N, i, bw, &neg, &abs);
+        const uint64_t *row = tab + i * tabn * 2 * EC_N;
+#if EC_N == 4
+        if (bw == 7) {
+            _Alignas(64) uint64_t ent[8], idx[8];
+            for (int l = 0; l < 8; l++) idx[l] = abs - 1; /* abs = 0: no entry (all ones) */
+            tabai_mb_scan_avx512(ent, row, tabn, 1, 8, idx);
+            memcpy(t.x, ent, 32);
+            memcpy(t.y, ent + 4, 32);
+            tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
+        } else
+#endif
+        {
+            memset(t.x, 0, EC_N * 8);
+            memset(t.y, 0, EC_N * 8);
+            for (uint64_t j = 0; j < tabn; j++) { /* masked scan of the whole row */
+                uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
+                const uint64_t *e = row + j * 2 * EC_N;
+                _Pragma("GCC unroll 16") for (size_t l = 0; l < EC_N; l++) {
+                    t.x[l] |= e[l] & msk;
+                    t.y[l] |= e[EC_N + l] & msk;
+                }
             }
         }
         EC_FN(point_cneg)(&t, neg);
@@ -373,6 +394,15 @@ static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     tabai_wipe(&t, sizeof t);
     tabai_wipe(&s, sizeof s);
 }
+static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    EC_FN(mul_base_w)(x, r, k, TABAI_EC_W);
+}
+#ifdef EC_IMPL7_NAME
+/* the tiers with AVX-512F (the scan's kernel) */
+static void EC_FN(mul_base7)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    EC_FN(mul_base_w)(x, r, k, 7);
+}
+#endif
 
 /* ---- verification (public data, variable time): point.c's Jacobian formulas ---- */
 /* r = 2 p in Jacobian coordinates without a branch (r may alias p): for a Z = 0 input the
@@ -620,6 +650,11 @@ static void EC_FN(fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F
 const tabai_ec_impl EC_IMPL_NAME = {EC_FN(point_add),    EC_FN(point_dbl), EC_FN(mul),
                                     EC_FN(mul_base),     EC_FN(mul2_vartime), EC_FN(fe_mul),
                                     EC_FN(fe_sqr),       EC_FN(fe_add),    EC_FN(fe_sub)};
+#ifdef EC_IMPL7_NAME
+const tabai_ec_impl EC_IMPL7_NAME = {EC_FN(point_add), EC_FN(point_dbl),    EC_FN(mul),
+                                     EC_FN(mul_base7), EC_FN(mul2_vartime), EC_FN(fe_mul),
+                                     EC_FN(fe_sqr),    EC_FN(fe_add),       EC_FN(fe_sub)};
+#endif
 
 #undef F_MUL
 #undef F_SQR

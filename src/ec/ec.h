@@ -101,6 +101,8 @@ typedef struct tabai_ec_ctx {
 /* The instances (one per curve and tier; the tiers above bmi2 use bmi2's). */
 extern const tabai_ec_impl tabai_ec_impl_p256_generic, tabai_ec_impl_p256_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_secp256k1_generic, tabai_ec_impl_secp256k1_bmi2;
+/* bmi2's with k G by the width-7 table scanned with AVX-512F (the tiers avx512 and ifma) */
+extern const tabai_ec_impl tabai_ec_impl_p256_avx512, tabai_ec_impl_secp256k1_avx512;
 extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_p521_generic, tabai_ec_impl_p521_bmi2;
 
@@ -121,6 +123,10 @@ void tabai_ec_p521_sqr_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *p, u
 /* Helpers shared by point.c and curve_impl.h. The generator's table: window i holds
  * j 2^(5i) G, j = 1..16, affine (x, y) in Montgomery form, n limbs each (built at first use). */
 const uint64_t *tabai_ec_base_table(const tabai_ec_curve *c);
+/* The same with windows of 7 bits (entries j = 1..64, window i holds j 2^(7i) G), for the
+ * 4-limb curves only (P-256, secp256k1; NULL for the others). */
+#define TABAI_EC_TAB7 64
+const uint64_t *tabai_ec_base_table7(const tabai_ec_curve *c);
 /* k = k1 + k2 lambda mod q (k < q, 4 limbs), |k1|, |k2| < 2^129 as magnitudes and signs
  * (1: negative); constant time. */
 void tabai_ec_glv_split(const tabai_ec_ctx *x, const uint64_t *k, uint64_t *k1, uint64_t *k2,

@@ -41,18 +41,23 @@ TABAI_INLINE uint64_t tabai_ec_kbit(const uint64_t *k, size_t n, size_t i) {
     return i / 64 < n ? (k[i / 64] >> (i % 64)) & 1 : 0;
 }
 
-/* Digit i: b(5i-1) + b(5i) + 2 b(5i+1) + 4 b(5i+2) + 8 b(5i+3) - 16 b(5i+4), as a sign
- * mask and an absolute value, by arithmetic only (k is secret, i public). */
-TABAI_INLINE void tabai_ec_booth_digit(const uint64_t *k, size_t n, size_t i, uint64_t *neg,
-                                        uint64_t *abs) {
-    size_t pos = TABAI_EC_W * i;
+/* Digit i of width w (2 <= w <= 8): b(wi-1) + b(wi) + 2 b(wi+1) + ... + 2^(w-2) b(wi+w-2)
+ * - 2^(w-1) b(wi+w-1), in [-2^(w-1), 2^(w-1)], as a sign mask and an absolute value, by
+ * arithmetic only (k is secret, i and w public). */
+TABAI_INLINE void tabai_ec_booth_digit_w(const uint64_t *k, size_t n, size_t i, unsigned w,
+                                         uint64_t *neg, uint64_t *abs) {
+    size_t pos = w * i;
     int64_t d = (int64_t)(pos ? tabai_ec_kbit(k, n, pos - 1) : 0);
-    for (int j = 0; j < TABAI_EC_W - 1; j++)
-        d += (int64_t)(tabai_ec_kbit(k, n, pos + (size_t)j) << j);
-    d -= (int64_t)(tabai_ec_kbit(k, n, pos + TABAI_EC_W - 1) << (TABAI_EC_W - 1));
+    for (unsigned j = 0; j + 1 < w; j++) d += (int64_t)(tabai_ec_kbit(k, n, pos + j) << j);
+    d -= (int64_t)(tabai_ec_kbit(k, n, pos + w - 1) << (w - 1));
     uint64_t s = (uint64_t)(d >> 63);
     *neg = s & 1;
     *abs = ((uint64_t)d ^ s) - s;
+}
+/* The digit of width 5 (TABAI_EC_W: digits in [-16, 16]). */
+TABAI_INLINE void tabai_ec_booth_digit(const uint64_t *k, size_t n, size_t i, uint64_t *neg,
+                                       uint64_t *abs) {
+    tabai_ec_booth_digit_w(k, n, i, TABAI_EC_W, neg, abs);
 }
 
 TABAI_INLINE size_t tabai_ec_booth_windows(size_t qbits) { return qbits / TABAI_EC_W + 1; }

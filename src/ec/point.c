@@ -37,10 +37,15 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     }
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
     x->impl = NULL; /* the curves' inlined point code (curve_impl.h) */
+    const int avx512 = k->tier >= TABAI_TIER_AVX512; /* the scan of the width-7 k G table */
     if (c->id == TABAI_CURVE_P256)
-        x->impl = bmi2 ? &tabai_ec_impl_p256_bmi2 : &tabai_ec_impl_p256_generic;
+        x->impl = avx512 ? &tabai_ec_impl_p256_avx512
+                  : bmi2 ? &tabai_ec_impl_p256_bmi2
+                         : &tabai_ec_impl_p256_generic;
     else if (c->id == TABAI_CURVE_SECP256K1)
-        x->impl = bmi2 ? &tabai_ec_impl_secp256k1_bmi2 : &tabai_ec_impl_secp256k1_generic;
+        x->impl = avx512 ? &tabai_ec_impl_secp256k1_avx512
+                  : bmi2 ? &tabai_ec_impl_secp256k1_bmi2
+                         : &tabai_ec_impl_secp256k1_generic;
     else if (c->id == TABAI_CURVE_P384)
         x->impl = bmi2 ? &tabai_ec_impl_p384_bmi2 : &tabai_ec_impl_p384_generic;
     else if (c->id == TABAI_CURVE_P521)
@@ -381,37 +386,37 @@ static uint64_t *const base_tabs[TABAI_EC_NCURVES] = {tab_p256, tab_p384, tab_p5
 static pthread_once_t base_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
                                                      PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 
-static void base_build(size_t ci) {
+/* The table of window width w (2^(w-1) entries a window) of curve ci into out. */
+static void base_build_w(size_t ci, unsigned w, uint64_t *out) {
     const tabai_ec_curve *c = &tabai_ec_curves[ci];
     tabai_ec_ctx x;
     tabai_ec_ctx_init(&x, c);
-    size_t n = c->n, w = tabai_ec_booth_windows(c->qbits);
-    uint64_t *out = base_tabs[ci];
-    tabai_ec_point b, pts[TABAI_EC_TAB];
+    const size_t n = c->n, wins = c->qbits / w + 1, tab = (size_t)1 << (w - 1);
+    tabai_ec_point b, pts[TABAI_EC_TAB7];
     memset(&b, 0, sizeof b);
     memcpy(b.x, c->gx_m, n * 8);
     memcpy(b.y, c->gy_m, n * 8);
     memcpy(b.z, c->p_one, n * 8);
-    for (size_t i = 0; i < w; i++) {
+    for (size_t i = 0; i < wins; i++) {
         pts[0] = b;
         tabai_ec_point_dbl_ct(&x, &pts[1], &b);
-        for (int j = 2; j < TABAI_EC_TAB; j++) tabai_ec_point_add_ct(&x, &pts[j], &pts[j - 1], &b);
-        tabai_ec_point_dbl_ct(&x, &b, &pts[TABAI_EC_TAB - 1]); /* 32 b: the next window's base */
-        /* to affine; no Z is 0 (j 2^(5i) < q's multiples never vanish: q is a prime above 16
-         * and 2) */
-        uint64_t zi[TABAI_EC_TAB][TABAI_EC_LIMBS];
-        batch_zinv(&x, zi, pts, TABAI_EC_TAB);
-        for (size_t j = 0; j < TABAI_EC_TAB; j++) {
-            uint64_t *e = out + ((i * TABAI_EC_TAB + j) * 2) * n;
+        for (size_t j = 2; j < tab; j++) tabai_ec_point_add_ct(&x, &pts[j], &pts[j - 1], &b);
+        tabai_ec_point_dbl_ct(&x, &b, &pts[tab - 1]); /* 2^w b: the next window's base */
+        /* to affine; no Z is 0 (j 2^(wi) < q's multiples never vanish: q is a prime above
+         * 2^(w-1) and 2) */
+        uint64_t zi[TABAI_EC_TAB7][TABAI_EC_LIMBS];
+        batch_zinv(&x, zi, pts, tab);
+        for (size_t j = 0; j < tab; j++) {
+            uint64_t *e = out + ((i * tab + j) * 2) * n;
             fe_mul(&x.fp, e, pts[j].x, zi[j]);
             fe_mul(&x.fp, e + n, pts[j].y, zi[j]);
         }
     }
 }
-static void base_build0(void) { base_build(0); }
-static void base_build1(void) { base_build(1); }
-static void base_build2(void) { base_build(2); }
-static void base_build3(void) { base_build(3); }
+static void base_build0(void) { base_build_w(0, TABAI_EC_W, base_tabs[0]); }
+static void base_build1(void) { base_build_w(1, TABAI_EC_W, base_tabs[1]); }
+static void base_build2(void) { base_build_w(2, TABAI_EC_W, base_tabs[2]); }
+static void base_build3(void) { base_build_w(3, TABAI_EC_W, base_tabs[3]); }
 static void (*const base_builders[TABAI_EC_NCURVES])(void) = {base_build0, base_build1,
                                                               base_build2, base_build3};
 
@@ -419,6 +424,22 @@ const uint64_t *tabai_ec_base_table(const tabai_ec_curve *c) {
     size_t ci = (size_t)(c - tabai_ec_curves);
     pthread_once(&base_once[ci], base_builders[ci]);
     return base_tabs[ci];
+}
+
+/* The width-7 tables of the 4-limb curves (P-256, secp256k1): 37 windows of 64 entries,
+ * 148 KB each, for the AVX-512 scans of curve_impl.h's mul_base (EC_SCAN7). */
+#define WIN7(bits) ((bits) / 7 + 1)
+static uint64_t tab7_p256[WIN7(256) * TABAI_EC_TAB7 * 2 * 4];
+static uint64_t tab7_k256[WIN7(256) * TABAI_EC_TAB7 * 2 * 4];
+static pthread_once_t base7_once[2] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+static void base7_build0(void) { base_build_w(0, 7, tab7_p256); }
+static void base7_build3(void) { base_build_w(3, 7, tab7_k256); }
+
+const uint64_t *tabai_ec_base_table7(const tabai_ec_curve *c) {
+    const size_t ci = (size_t)(c - tabai_ec_curves);
+    if (c->n != 4 || (ci != 0 && ci != 3)) return NULL;
+    pthread_once(&base7_once[ci == 3], ci == 3 ? base7_build3 : base7_build0);
+    return ci == 3 ? tab7_k256 : tab7_p256;
 }
 
 void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {

@@ -12,4 +12,6 @@
 #define FE_ADD(r, a, b) fe4_add_bmi2(r, a, b, P256_P)
 #define FE_SUB(r, a, b) fe4_sub_bmi2(r, a, b, P256_P)
 #define EC_IMPL_NAME tabai_ec_impl_p256_bmi2
+/* the same with k G by the width-7 table and the AVX-512F scan (tiers avx512, ifma) */
+#define EC_IMPL7_NAME tabai_ec_impl_p256_avx512
 #include "../curve_impl.h"
