@@ -37,6 +37,7 @@
 
 #include "../../bench/moduli.h"
 #include "tabai.h"
+#include "tabai_ec.h"
 
 #define MAXN 32            /* largest limb count measured */
 #define NPCT 100           /* cropping thresholds, as dudect */
@@ -376,6 +377,57 @@ static void run_inv(target *t, uint64_t *in) {
 /* ---- deliberately leaky functions (only in this program) ---- */
 /* 1 if x[n] == y[n], returning at the first differing byte: the time tells how many
  * leading bytes of the secret match */
+/* The curves' secret paths on a 32-byte private scalar (big-endian for P-256 and secp256k1,
+ * X25519's little-endian string): class 0 the fixed scalar (n - 2 or the fixed random
+ * limbs, kept below n), class 1 uniform below n. k G (tabai_ec_public_key: the comb, the
+ * width-7 one with the AVX-512F scan at tier ifma), k P (tabai_ecdh on a fixed peer key) and
+ * X25519 on the base point. */
+static uint8_t ec_peer[65];
+static const uint8_t N_P256[32] = {0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff,
+                                   0xff, 0xff, 0xff, 0xff, 0xff, 0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17,
+                                   0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51};
+static int setup_ec(target *t) {
+    uint8_t sk[32];
+    (void)t;
+    return tabai_ec_keypair(TABAI_CURVE_P256, sk, ec_peer) != TABAI_OK;
+}
+static void prep_ec(target *t, uint64_t *in, int cls) {
+    uint8_t *k = (uint8_t *)in;
+    (void)t;
+    do {
+        if (cls == 0 && fixed_kind == FIXED_ONES) {
+            memcpy(k, N_P256, 32), k[31] -= 1; /* n - 2 */
+        } else if (cls == 0 && fixed_kind == FIXED_ZERO) {
+            memset(k, 0, 31), k[31] = 1; /* 1 */
+        } else if (cls == 0) {
+            uint64_t f[4];
+            fixed_limbs(f, 4);
+            memcpy(k, f, 32);
+            k[0] &= 0x7f; /* below n */
+        } else {
+            for (int i = 0; i < 4; i++) in[i] = rnd();
+        }
+    } while (memcmp(k, N_P256, 32) >= 0); /* class 1 only: n < 2^256 by about 2^224 */
+}
+static void run_ec_mul_base(target *t, uint64_t *in) {
+    uint8_t pk[65];
+    (void)t;
+    (void)!tabai_ec_public_key(TABAI_CURVE_P256, pk, sizeof pk, (const uint8_t *)in);
+    sink = pk[1];
+}
+static void run_ecdh(target *t, uint64_t *in) {
+    uint8_t sec[32];
+    (void)t;
+    (void)!tabai_ecdh(TABAI_CURVE_P256, sec, (const uint8_t *)in, ec_peer, sizeof ec_peer);
+    sink = sec[0];
+}
+static void run_x25519(target *t, uint64_t *in) {
+    uint8_t out[32];
+    (void)t;
+    (void)!tabai_x25519_base(out, (const uint8_t *)in);
+    sink = out[0];
+}
+
 __attribute__((noinline)) static int leaky_memcmp(const uint8_t *x, const uint8_t *y, size_t len) {
     for (size_t i = 0; i < len; i++)
         if (x[i] != y[i]) return 0;
@@ -423,6 +475,9 @@ static target targets[] = {
     TGT("powmod_batch4_256", 4, 2, 3 * 4 * BATCH, setup_batch, prep_batch, run_batch4, 256, 0, 0),
     TGT("rsa_private_2048", 32, 4, 32, setup_rsa, prep_rsa, run_rsa, 0, 0, 0),
     TGT("cnd_select_n32", 32, 1, 65, setup_none, prep_select, run_select, 0, 0, 0),
+    TGT("ec_mul_base_p256", 4, 2, 4, setup_ec, prep_ec, run_ec_mul_base, 0, 0, 0),
+    TGT("ecdh_p256", 4, 3, 4, setup_ec, prep_ec, run_ecdh, 0, 0, 0),
+    TGT("x25519_base", 4, 2, 4, setup_ec, prep_ec, run_x25519, 0, 0, 0),
     OHTA_WITH("carry_save_2x2", TABAI_KERNEL_CARRY_SAVE_2X2),
     OHTA_WITH("carry_save_3x3", TABAI_KERNEL_CARRY_SAVE_3X3),
     OHTA_WITH("carry_save_4x4", TABAI_KERNEL_CARRY_SAVE_4X4),
@@ -435,7 +490,8 @@ static target targets[] = {
     MUL_WITH("fp64_fma_vec", TABAI_KERNEL_FP64_FMA_VEC),
     /* leaky: only with --leaky */
     TGT("leaky_memcmp_256", 32, 1, 32, setup_none, prep_leaky_cmp, run_leaky_cmp, 0, 0, 1),
-    TGT("leaky_branch_mont_mul_n4", 4, 1, 8, setup_mont, prep_leaky_branch, run_leaky_branch, 0, 0, 1),
+    TGT("leaky_branch_mont_mul_n4", 4, 1, 8, setup_mont, prep_leaky_branch, run_leaky_branch, 0, 0,
+        1),
 };
 #define NTARGETS (sizeof targets / sizeof targets[0])
 
