@@ -53,7 +53,7 @@ static void sub_mod(uint64_t *x, const uint64_t *y, const uint64_t *m, size_t n)
 }
 
 /* r = a^-1 mod m, m odd, a < m; returns 0 when gcd(a, m) != 1. By safegcd (safegcd.c;
- * 20 times faster than the binary algorithm at 2048 bits), the binary extended Euclid
+ * about 10 times faster than the binary algorithm at 2048 bits), the binary extended Euclid
  * kept for safegcd's give-up case. */
 static int inv_odd(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
     uint64_t y = m[0]; /* m^-1 mod 2^64 by Newton's iteration: 3, 6, ..., 96 bits */

@@ -296,8 +296,7 @@ static void reduce_mod(const tabai_mont *mp, uint64_t *r, const uint64_t *c, siz
 }
 
 tabai_status tabai_rsa_crt_exp(const tabai_mb_kernel *k, size_t count,
-                               const tabai_rsa_key *const key[], uint64_t *const x[], size_t H,
-                               unsigned threads) {
+                               const tabai_rsa_key *const key[], uint64_t *const x[], size_t H) {
     const size_t jobs = 2 * count;
     const uint64_t **ee = malloc(jobs * sizeof *ee);
     const tabai_mont **mc = malloc(jobs * sizeof *mc);
@@ -307,8 +306,7 @@ tabai_status tabai_rsa_crt_exp(const tabai_mb_kernel *k, size_t count,
             mc[2 * i] = &key[i]->mp, mc[2 * i + 1] = &key[i]->mq;
             ee[2 * i] = key[i]->dp, ee[2 * i + 1] = key[i]->dq; /* zero above h limbs */
         }
-        s = tabai_mb_powmod_jobs(k, jobs, x, (const uint64_t *const *)x, ee, 64 * H, mc, H,
-                                 threads);
+        s = tabai_mb_powmod_jobs(k, jobs, x, (const uint64_t *const *)x, ee, 64 * H, mc, H, 1);
     }
     if (ee) tabai_wipe(ee, jobs * sizeof *ee); /* pointers only, wiped so that every */
     if (mc) tabai_wipe(mc, jobs * sizeof *mc); /* block of a private operation is zero */
@@ -397,8 +395,7 @@ static tabai_status priv_finish(priv_batch *b, size_t lo, size_t hi, int check) 
 
 /* items [lo, hi): row 3 = row 2 ^ e mod N through the lanes (fixed window over the longest
  * e's bits: the exponents are public), then the comparisons with c */
-static tabai_status check_in_lanes(const tabai_mb_kernel *k, priv_batch *b, size_t lo,
-                                   size_t hi) {
+static tabai_status check_in_lanes(priv_batch *b, size_t lo, size_t hi) {
     const size_t count = hi - lo;
     uint64_t **r = malloc(count * sizeof *r);
     const uint64_t **base = malloc(count * sizeof *base), **e = malloc(count * sizeof *e);
@@ -413,7 +410,7 @@ static tabai_status check_in_lanes(const tabai_mb_kernel *k, priv_batch *b, size
             size_t eb = 64 - (size_t)__builtin_clzll(key->pub.e);
             if (eb > ebits) ebits = eb;
         }
-        s = tabai_mb_powmod_jobs(k, count, r, base, e, ebits, mc, b->NL, 1);
+        s = tabai_mb_powmod_jobs(b->k, count, r, base, e, ebits, mc, b->NL, 1);
         for (size_t i = lo; s == TABAI_OK && i < hi; i++)
             if (check_differs(b, i, row(b, 3, i))) __atomic_store_n(&b->fault, 1, __ATOMIC_RELAXED);
     }
@@ -433,9 +430,9 @@ static tabai_status priv_range(void *arg, size_t lo, size_t hi) {
     tabai_status s = priv_blind(b, lo, hi);
     if (s == TABAI_OK)
         s = tabai_rsa_crt_exp(b->k, hi - lo, (const tabai_rsa_key *const *)b->key + lo,
-                              b->x + 2 * lo, b->H, 1);
+                              b->x + 2 * lo, b->H);
     if (s == TABAI_OK) s = priv_finish(b, lo, hi, !lanes_check);
-    if (s == TABAI_OK && lanes_check) s = check_in_lanes(b->k, b, lo, hi);
+    if (s == TABAI_OK && lanes_check) s = check_in_lanes(b, lo, hi);
     return s;
 }
 

@@ -9,11 +9,10 @@
  * x[j]: H limbs (H >= every prime's limb count; limbs above the prime's zero in and out). The pair of
  * CRT exponentiations of every private operation goes through this one call, so that a
  * faster exponentiation kernel replaces it in one place. k: the multi-buffer kernel (NULL:
- * the scalar loop); threads as in tabai_rsa_private_batch. Constant time in x and the keys'
- * secrets. Errors: TABAI_ERR_ALLOC. */
+ * the scalar loop); on the calling thread (a batch's threads each run their own share of
+ * messages through it). Constant time in x and the keys' secrets. Errors: TABAI_ERR_ALLOC. */
 tabai_status tabai_rsa_crt_exp(const tabai_mb_kernel *k, size_t count,
-                               const tabai_rsa_key *const key[], uint64_t *const x[], size_t H,
-                               unsigned threads);
+                               const tabai_rsa_key *const key[], uint64_t *const x[], size_t H);
 
 /* tabai_rsa_private_batch with an explicit multi-buffer kernel (NULL: the scalar loop). */
 tabai_status tabai_rsa_private_batch_with(const tabai_mb_kernel *k, size_t count,
