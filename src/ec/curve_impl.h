@@ -11,6 +11,13 @@
  *                      tier's tabai_mont_mul_n<EC_N> kernel)
  *   EC_P               const uint64_t[EC_N]: p
  *   FE_ADD, FE_SUB     optional: r = a + b, a - b mod p (default: portable C below)
+ *   FE_IN(r, a), FE_OUT(r, a), FE_IS_ZERO(a)
+ *                      optional: the field operations work on a representation of their own
+ *                      (P-521's radix 2^58): FE_IN takes an element of the context's form
+ *                      (< p, 64-bit words) into it, FE_OUT brings one back to words below p,
+ *                      FE_IS_ZERO(a) is 1 if a = 0 mod p (constant time); the instance
+ *                      functions convert the points they take and give, the tables' entries
+ *                      and the curve's b. The one, (1, 0, ...), must be the same in both.
  * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME defined too (4-limb
  * curves, the files of the bmi2 tier), a second one whose k G reads the width-7 table with
  * the AVX-512F scan kernel (for the tiers that have it). Same algorithms, the same results
@@ -55,6 +62,16 @@ TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
 #define F_ADD EC_FN(add)
 #define F_SUB EC_FN(sub)
 #endif
+#ifndef FE_IS_ZERO
+#define FE_IS_ZERO(a) fe_is_zero(a, EC_N)
+#endif
+#ifdef FE_IN /* the curve's b in the operations' form, through the scratch element tmp */
+#define EC_FORM 1
+#define EC_B(x, tmp) (FE_IN(tmp, (x)->c->b_m), (const uint64_t *)(tmp))
+#else
+#define EC_FORM 0
+#define EC_B(x, tmp) ((void)(tmp), (x)->c->b_m)
+#endif
 
 /* The second half of Renes-Costello-Batina (EUROCRYPT 2016) Algorithms 4-5 (a = -3) /
  * 7-8 (a = 0), shared by the full and the mixed addition: from t0 = X1 X2, t1 = Y1 Y2,
@@ -64,7 +81,8 @@ TABAI_INLINE void EC_FN(add_tail)(const tabai_ec_ctx *x, tabai_ec_point *r, uint
                                   uint64_t *Y3) {
     EC_FN(fe) X3, Z3;
 #if !EC_AZERO
-    const uint64_t *b = x->c->b_m;
+    EC_FN(fe) bt;
+    const uint64_t *b = EC_B(x, bt);
     F_MUL(Z3, b, t2);
     F_SUB(X3, Y3, Z3);
     F_ADD(Z3, X3, X3);
@@ -164,8 +182,8 @@ static void EC_FN(point_madd)(const tabai_ec_ctx *x, tabai_ec_point *r, const ta
 static void EC_FN(point_dbl)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
     EC_FN(fe) t0, t1, t2, X3, Y3, Z3;
 #if !EC_AZERO
-    EC_FN(fe) t3;
-    const uint64_t *b = x->c->b_m;
+    EC_FN(fe) t3, bt;
+    const uint64_t *b = EC_B(x, bt);
     F_SQR(t0, p->x);
     F_SQR(t1, p->y);
     F_SQR(t2, p->z);
@@ -311,7 +329,7 @@ static void EC_FN(dbl5_ct)(const tabai_ec_ctx *x, tabai_ec_point *r) {
     F_SQR(zz, r->z);
     F_MUL(r->x, r->x, r->z);
     F_MUL(r->z, zz, r->z);
-    tabai_cmov_n(r->y, fe_is_zero(r->z, EC_N), x->fp.one, r->y, EC_N);
+    tabai_cmov_n(r->y, FE_IS_ZERO(r->z), x->fp.one, r->y, EC_N);
     tabai_wipe(zz, sizeof zz);
 }
 
@@ -381,6 +399,10 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
                 }
             }
         }
+#if EC_FORM
+        FE_IN(t.x, t.x);
+        FE_IN(t.y, t.y);
+#endif
         EC_FN(point_cneg)(&t, neg);
         /* digit 0 (nothing to add): the mixed sum of the zero entry is dropped by masks */
         EC_FN(point_madd)(x, &s, &acc, t.x, t.y);
@@ -461,7 +483,7 @@ static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
 }
 
 static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
-    if (fe_is_zero(p->z, EC_N)) { /* public: verification only */
+    if (FE_IS_ZERO(p->z)) { /* public: verification only */
         *r = *p;
         return;
     }
@@ -474,7 +496,7 @@ static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
  * Z zg for Z. With zr (q_affine only, finite non-equal inputs), *zr = Z3 / Z1 = 2 H. */
 static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                         const tabai_ec_point *q, int q_affine, const uint64_t *zg, uint64_t *zr) {
-    if (fe_is_zero(p->z, EC_N)) {
+    if (FE_IS_ZERO(p->z)) {
         *r = *q;
         if (q_affine) EC_FN(cpy)(r->z, x->fp.one);
         if (zg) { /* q in the scaled coordinates: (x zg^2, y zg^3, 1) */
@@ -486,7 +508,7 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
         }
         return;
     }
-    if (!q_affine && fe_is_zero(q->z, EC_N)) {
+    if (!q_affine && FE_IS_ZERO(q->z)) {
         *r = *p;
         return;
     }
@@ -514,8 +536,8 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
     }
     F_SUB(h, u2, u1);
     F_SUB(rr, s2, s1);
-    if (fe_is_zero(h, EC_N)) {
-        if (fe_is_zero(rr, EC_N)) {
+    if (FE_IS_ZERO(h)) {
+        if (FE_IS_ZERO(rr)) {
             EC_FN(jdbl)(r, p);
         } else {
             memset(r, 0, sizeof *r);
@@ -628,8 +650,13 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
 #endif
             } else {
                 const uint64_t *e = vt + ((size_t)(s - 2) * TABAI_EC_VT + j) * 2 * EC_N;
+#if EC_FORM
+                FE_IN(t.x, e);
+                FE_IN(t.y, e + EC_N);
+#else
                 EC_FN(cpy)(t.x, e);
                 EC_FN(cpy)(t.y, e + EC_N);
+#endif
             }
             if ((d < 0) ^ (int)sg[s]) EC_FN(point_cneg)(&t, 1);
             if (s < 2) EC_FN(jadd)(x, &acc, &acc, &t, q_aff, NULL, NULL);
@@ -647,16 +674,91 @@ static void EC_FN(fe_sqr)(uint64_t *r, const uint64_t *a) { F_SQR(r, a); }
 static void EC_FN(fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_ADD(r, a, b); }
 static void EC_FN(fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_SUB(r, a, b); }
 
-const tabai_ec_impl EC_IMPL_NAME = {EC_FN(point_add),    EC_FN(point_dbl), EC_FN(mul),
-                                    EC_FN(mul_base),     EC_FN(mul2_vartime), EC_FN(fe_mul),
-                                    EC_FN(fe_sqr),       EC_FN(fe_add),    EC_FN(fe_sub)};
+#if EC_FORM
+/* The instance functions on the context's form: the points and elements converted on the
+ * way in and out (the scalar multiplications' own scratch is wiped by them). */
+static void EC_FN(pt_in)(tabai_ec_point *r, const tabai_ec_point *p) {
+    FE_IN(r->x, p->x);
+    FE_IN(r->y, p->y);
+    FE_IN(r->z, p->z);
+}
+static void EC_FN(pt_out)(tabai_ec_point *r, const tabai_ec_point *p) {
+    FE_OUT(r->x, p->x);
+    FE_OUT(r->y, p->y);
+    FE_OUT(r->z, p->z);
+}
+static void EC_FN(api_point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                                 const tabai_ec_point *q) {
+    tabai_ec_point a, b;
+    EC_FN(pt_in)(&a, p);
+    EC_FN(pt_in)(&b, q);
+    EC_FN(point_add)(x, &a, &a, &b);
+    EC_FN(pt_out)(r, &a);
+}
+static void EC_FN(api_point_dbl)(const tabai_ec_ctx *x, tabai_ec_point *r,
+                                 const tabai_ec_point *p) {
+    tabai_ec_point a;
+    EC_FN(pt_in)(&a, p);
+    EC_FN(point_dbl)(x, &a, &a);
+    EC_FN(pt_out)(r, &a);
+}
+static void EC_FN(api_mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                           const tabai_ec_point *p) {
+    tabai_ec_point a;
+    EC_FN(pt_in)(&a, p);
+    EC_FN(mul)(x, &a, k, &a);
+    EC_FN(pt_out)(r, &a);
+    tabai_wipe(&a, sizeof a);
+}
+static void EC_FN(api_mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    tabai_ec_point a;
+    EC_FN(mul_base)(x, &a, k);
+    EC_FN(pt_out)(r, &a);
+    tabai_wipe(&a, sizeof a);
+}
+static void EC_FN(api_mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
+                                    const uint64_t *u2, const tabai_ec_point *p) {
+    tabai_ec_point a;
+    EC_FN(pt_in)(&a, p);
+    EC_FN(mul2_vartime)(x, &a, u1, u2, &a);
+    EC_FN(pt_out)(r, &a);
+}
+#define EC_BINARY(op)                                                                              \
+    static void EC_FN(api_fe_##op)(uint64_t * r, const uint64_t *a, const uint64_t *b) {           \
+        EC_FN(fe) u, v;                                                                            \
+        FE_IN(u, a);                                                                               \
+        FE_IN(v, b);                                                                               \
+        EC_FN(fe_##op)(u, u, v);                                                                   \
+        FE_OUT(r, u);                                                                              \
+    }
+EC_BINARY(mul)
+EC_BINARY(add)
+EC_BINARY(sub)
+#undef EC_BINARY
+static void EC_FN(api_fe_sqr)(uint64_t *r, const uint64_t *a) {
+    EC_FN(fe) u;
+    FE_IN(u, a);
+    EC_FN(fe_sqr)(u, u);
+    FE_OUT(r, u);
+}
+#define EC_API(name) EC_FN(api_##name)
+#else
+#define EC_API(name) EC_FN(name)
+#endif
+
+const tabai_ec_impl EC_IMPL_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul),
+                                    EC_API(mul_base),  EC_API(mul2_vartime), EC_API(fe_mul),
+                                    EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
 #ifdef EC_IMPL7_NAME
-const tabai_ec_impl EC_IMPL7_NAME = {EC_FN(point_add), EC_FN(point_dbl),    EC_FN(mul),
-                                     EC_FN(mul_base7), EC_FN(mul2_vartime), EC_FN(fe_mul),
-                                     EC_FN(fe_sqr),    EC_FN(fe_add),       EC_FN(fe_sub)};
+const tabai_ec_impl EC_IMPL7_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul),
+                                     EC_API(mul_base7), EC_API(mul2_vartime), EC_API(fe_mul),
+                                     EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
 #endif
 
 #undef F_MUL
 #undef F_SQR
 #undef F_ADD
 #undef F_SUB
+#undef EC_FORM
+#undef EC_B
+#undef EC_API

@@ -104,21 +104,16 @@ extern const tabai_ec_impl tabai_ec_impl_secp256k1_generic, tabai_ec_impl_secp25
 /* bmi2's with k G by the width-7 table scanned with AVX-512F (the tiers avx512 and ifma) */
 extern const tabai_ec_impl tabai_ec_impl_p256_avx512, tabai_ec_impl_secp256k1_avx512;
 extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
-extern const tabai_ec_impl tabai_ec_impl_p521_generic, tabai_ec_impl_p521_bmi2;
+extern const tabai_ec_impl tabai_ec_impl_p521; /* every tier: portable C in radix 2^58 */
 
 void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c);
 
-/* The special-form field products (special.c), with the kernel signatures (p, pinv and n are
- * ignored): r = a b mod p, r = a^2 mod p for plain residues a, b < p; r may alias. */
-void tabai_ec_p521_mul_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                               const uint64_t *p, uint64_t pinv, size_t n);
-void tabai_ec_p521_sqr_generic(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
-                               size_t n);
-void tabai_ec_p521_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
-                            uint64_t pinv, size_t n);
-void tabai_ec_p521_sqr_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
-                            size_t n);
-
+/* P-521's field products on plain residues (special.c, radix 2^58 inside), with the kernel
+ * signatures (p, pinv and n are ignored): r = a b mod p, r = a^2 mod p for a, b < p, r < p;
+ * r may alias; constant time. Every tier. */
+void tabai_ec_p521_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                       uint64_t pinv, size_t n);
+void tabai_ec_p521_sqr(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv, size_t n);
 
 /* Helpers shared by point.c and curve_impl.h. The generator's table: window i holds
  * j 2^(5i) G, j = 1..16, affine (x, y) in Montgomery form, n limbs each (built at first use). */

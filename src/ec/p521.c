@@ -1,7 +1,10 @@
-/* P-521's point code, both tiers: curve_impl.h with direct calls of special.c's Mersenne
- * products (plain residues: the "Montgomery form" of the template is the identity here, R = 1)
- * and the additions inlined. */
+/* P-521's point code, every tier: curve_impl.h over the field of p521_field.h, radix 2^58
+ * with the Mersenne fold inside the product's columns, portable C (the 128-bit products
+ * compile to the same instructions at every tier). The points and elements of the context
+ * (plain residues in 64-bit words, "Montgomery form" with R = 1) are converted at the
+ * instance's entry and exit. */
 #include "ec.h"
+#include "p521_field.h"
 
 static const uint64_t P521_P[9] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, 0x1ff};
 
@@ -9,18 +12,13 @@ static const uint64_t P521_P[9] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0u
 #define EC_AZERO 0
 #define EC_GLV 0
 #define EC_P P521_P
-#define EC_FN(name) p521_generic_##name
-#define FE_MUL(r, a, b) tabai_ec_p521_mul_generic(r, a, b, P521_P, 1, 9)
-#define FE_SQR(r, a) tabai_ec_p521_sqr_generic(r, a, P521_P, 1, 9)
-#define EC_IMPL_NAME tabai_ec_impl_p521_generic
-#include "curve_impl.h"
-#undef EC_FN
-#undef FE_MUL
-#undef FE_SQR
-#undef EC_IMPL_NAME
-
-#define EC_FN(name) p521_bmi2_##name
-#define FE_MUL(r, a, b) tabai_ec_p521_mul_bmi2(r, a, b, P521_P, 1, 9)
-#define FE_SQR(r, a) tabai_ec_p521_sqr_bmi2(r, a, P521_P, 1, 9)
-#define EC_IMPL_NAME tabai_ec_impl_p521_bmi2
+#define EC_FN(name) p521_##name
+#define FE_MUL(r, a, b) p521_r58_mul(r, a, b)
+#define FE_SQR(r, a) p521_r58_sqr(r, a)
+#define FE_ADD(r, a, b) p521_r58_add(r, a, b)
+#define FE_SUB(r, a, b) p521_r58_sub(r, a, b)
+#define FE_IN(r, a) p521_r58_from_words(r, a)
+#define FE_OUT(r, a) p521_r58_to_words(r, a)
+#define FE_IS_ZERO(a) p521_r58_is_zero(a)
+#define EC_IMPL_NAME tabai_ec_impl_p521
 #include "curve_impl.h"

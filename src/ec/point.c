@@ -32,8 +32,8 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     mod_bind(&x->fp, k, c->n, c->p, c->pinv, c->p_rr, c->p_one);
     int bmi2 = k->tier >= TABAI_TIER_BMI2; /* the tiers above bmi2 keep its product kernels */
     if (c->form == TABAI_EC_FORM_MERSENNE) {
-        x->fp.mul = bmi2 ? tabai_ec_p521_mul_bmi2 : tabai_ec_p521_mul_generic;
-        x->fp.sqr = bmi2 ? tabai_ec_p521_sqr_bmi2 : tabai_ec_p521_sqr_generic;
+        x->fp.mul = tabai_ec_p521_mul;
+        x->fp.sqr = tabai_ec_p521_sqr;
     }
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
     x->impl = NULL; /* the curves' inlined point code (curve_impl.h) */
@@ -48,8 +48,7 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
                          : &tabai_ec_impl_secp256k1_generic;
     else if (c->id == TABAI_CURVE_P384)
         x->impl = bmi2 ? &tabai_ec_impl_p384_bmi2 : &tabai_ec_impl_p384_generic;
-    else if (c->id == TABAI_CURVE_P521)
-        x->impl = bmi2 ? &tabai_ec_impl_p521_bmi2 : &tabai_ec_impl_p521_generic;
+    else if (c->id == TABAI_CURVE_P521) x->impl = &tabai_ec_impl_p521;
 }
 
 /* r = a^e in Montgomery form for a public exponent e[n] (ebits bits): fixed 4-bit windows,

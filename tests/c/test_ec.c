@@ -16,6 +16,7 @@
 
 #include "ec/ec.h"
 #include "ec/field.h"
+#include "ec/p521_field.h"
 #include "tabai_ec.h"
 #include "testutil.h"
 
@@ -126,6 +127,72 @@ static void test_field(tabai_curve cv) {
                 }
     }
     mpz_clears(P, A, B, Z, Ri, NULL);
+}
+
+/* P-521's radix-2^58 operations (p521_field.h) on loosely reduced limbs up to their bound
+ * (every limb below 2^58 + 2^7, many at it), in chains (each output the next input), against
+ * GMP: the value mod p and the outputs' bound; and the conversions from and to words. */
+static void p521_r58_limbs(uint64_t *l, int cls) {
+    const uint64_t top = (UINT64_C(1) << 58) + (UINT64_C(1) << 7) - 1;
+    for (int i = 0; i < 9; i++) {
+        uint64_t r = tu_rand();
+        switch (cls) {
+        case 0: l[i] = top - (r & 3); break;                  /* at the bound */
+        case 1: l[i] = r % (top + 1); break;                  /* anywhere below it */
+        case 2: l[i] = (r & 1) ? top : 0; break;              /* bound or zero */
+        default: l[i] = r & ((UINT64_C(1) << 58) - 1); break; /* reduced limbs */
+        }
+    }
+}
+static void r58_to_mpz(mpz_t z, const uint64_t *l) {
+    mpz_set_ui(z, 0);
+    for (int i = 8; i >= 0; i--) mpz_mul_2exp(z, z, 58), mpz_add_ui(z, z, l[i]);
+}
+static int r58_bounded(const uint64_t *l) {
+    for (int i = 0; i < 9; i++)
+        if (l[i] >= (UINT64_C(1) << 58) + (UINT64_C(1) << 7)) return 0;
+    return 1;
+}
+static void test_p521_r58(void) {
+    mpz_t P, A, B, Z, R;
+    mpz_inits(P, A, B, Z, R, NULL);
+    mpz_ui_pow_ui(P, 2, 521), mpz_sub_ui(P, P, 1);
+    uint64_t a[9], b[9], r[9], w[9];
+    for (size_t it = 0; it < tu_iters(4000); it++) {
+        p521_r58_limbs(a, (int)(it % 4));
+        p521_r58_limbs(b, (int)(it / 4 % 4));
+        for (int step = 0; step < 6; step++) { /* a chain: r becomes a */
+            r58_to_mpz(A, a), r58_to_mpz(B, b);
+            const char *what = "";
+            switch (step) {
+            case 0: p521_r58_mul(r, a, b), mpz_mul(Z, A, B), what = "r58 mul"; break;
+            case 1: p521_r58_sqr(r, a), mpz_mul(Z, A, A), what = "r58 sqr"; break;
+            case 2: p521_r58_add(r, a, b), mpz_add(Z, A, B), what = "r58 add"; break;
+            case 3: p521_r58_sub(r, a, b), mpz_sub(Z, A, B), what = "r58 sub"; break;
+            case 4: p521_r58_sub(r, b, a), mpz_sub(Z, B, A), what = "r58 sub"; break;
+            default: p521_r58_mul(r, a, a), mpz_mul(Z, A, A), what = "r58 mul a a"; break;
+            }
+            mpz_mod(Z, Z, P);
+            r58_to_mpz(R, r), mpz_mod(R, R, P);
+            TU_CHECK(mpz_cmp(R, Z) == 0, what, 9, TU_V("a", a, 9), TU_V("b", b, 9));
+            TU_CHECK(r58_bounded(r), "r58 output bound", 9, TU_V("r", r, 9));
+            p521_r58_to_words(w, r);
+            TU_CHECK(tu_eq_mpz(w, 9, Z), "r58 to words", 9, TU_V("r", r, 9));
+            TU_CHECK(p521_r58_is_zero(r) == (mpz_sgn(Z) == 0), "r58 is zero", 9, TU_V("r", r, 9));
+            p521_r58_from_words(a, w);
+            TU_CHECK(r58_bounded(a), "r58 from words", 9, TU_V("w", w, 9));
+            memcpy(a, r, sizeof a);
+        }
+    }
+    /* zero in every form: 0, p, 2p, 4p as limbs */
+    for (uint64_t k = 0; k <= 4; k++) {
+        for (int i = 0; i < 9; i++) a[i] = k * ((UINT64_C(1) << (i < 8 ? 58 : 57)) - 1);
+        TU_CHECK(p521_r58_is_zero(a) == 1, "r58 is zero of k p", 9, TU_V("a", a, 9));
+        p521_r58_to_words(w, a);
+        memset(b, 0, sizeof b);
+        TU_CHECK(memcmp(w, b, sizeof w) == 0, "r58 k p to words", 9, TU_V("w", w, 9));
+    }
+    mpz_clears(P, A, B, Z, R, NULL);
 }
 
 /* The verification's u1 G + u2 Q (Jacobian, variable time) against EC_POINT_mul, with the
@@ -685,6 +752,7 @@ int main(int argc, char **argv) {
     tu_init(argv[0]);
     bnctx = BN_CTX_new();
     test_wnaf();
+    test_p521_r58();
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const curve_case *cc = &CASES[i];
         EC_GROUP *g = EC_GROUP_new_by_curve_name(cc->nid);
