@@ -91,6 +91,10 @@ void tabai_mont_sqr_r32n_mb4_avx512(uint64_t *r, const uint64_t *a, const uint64
 /* src/avx512: the table scan of every multi-buffer kernel (AVX-512F/VL merge masking). */
 void tabai_mb_scan_avx512(uint64_t *ent, const uint64_t *tab, size_t entries, size_t d, unsigned L,
                           const uint64_t *idx);
+/* src/avx2: the same contract for L = 4 lanes with AVX2 (compare and blend); the curves' k G
+ * on the width-7 table at tier avx2. */
+void tabai_mb_scan_avx2(uint64_t *ent, const uint64_t *tab, size_t entries, size_t d, unsigned L,
+                        const uint64_t *idx);
 /* src/mb: the same algorithm in portable C, any L and w in {32, 52}: the reference the vector
  * kernels are tested against digit for digit, and the "scalar52" kernel of the bench. */
 void tabai_mont_mul_rwn_mbl_generic(uint64_t *r, const uint64_t *a, const uint64_t *b,

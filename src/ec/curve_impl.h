@@ -18,9 +18,9 @@
  *                      FE_IS_ZERO(a) is 1 if a = 0 mod p (constant time); the instance
  *                      functions convert the points they take and give, the tables' entries
  *                      and the curve's b. The one, (1, 0, ...), must be the same in both.
- * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME defined too (4-limb
- * curves, the files of the bmi2 tier), a second one whose k G reads the width-7 table with
- * the AVX-512F scan kernel (for the tiers that have it). Same algorithms, the same results
+ * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME and EC_IMPL7_AVX2_NAME
+ * defined too (4-limb curves, the files of the bmi2 tier), two more whose k G reads the
+ * width-7 table with the AVX-512F scan kernel (tiers avx512, ifma) or the AVX2 one (avx2). Same algorithms, the same results
  * and the same constant-time rules as point.c's generic code (src/ec/README.md). */
 #include "../cpu/mbtypes.h"
 #include "ec.h"
@@ -362,11 +362,13 @@ static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
 /* k G by the generator's table (point.c's tabai_ec_mul_base_ct, inlined field operations):
  * signed windows of bw bits (a compile-time constant in each caller): 5 with the 16-entry
  * table scanned here, or 7 with the 64-entry table of tabai_ec_base_table7 scanned by the
- * AVX-512F kernel tabai_mb_scan_avx512 (37 mixed additions for 256 bits instead of 52; each
- * entry, x || y, is one vector of 8 words, every entry loaded, the wanted one kept by a
- * merge-masked move). */
+ * vector kernel scan7 (37 mixed additions for 256 bits instead of 52; each entry, x || y, is
+ * 8 words, read as sd digit vectors of sl lanes: tabai_mb_scan_avx512 with one vector of 8,
+ * tabai_mb_scan_avx2 with two of 4; every entry loaded, the wanted one kept by masks). */
 TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
-                                    const unsigned bw) {
+                                    const unsigned bw, tabai_mb_scan_fn scan7, const size_t sd,
+                                    const unsigned sl) {
+    (void)scan7, (void)sd, (void)sl; /* 4-limb curves only */
     const size_t tabn = (size_t)1 << (bw - 1);
     const uint64_t *tab = bw == 7 ? tabai_ec_base_table7(x->c) : tabai_ec_base_table(x->c);
     size_t w = x->c->qbits / bw + 1;
@@ -381,7 +383,7 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
         if (bw == 7) {
             _Alignas(64) uint64_t ent[8], idx[8];
             for (int l = 0; l < 8; l++) idx[l] = abs - 1; /* abs = 0: no entry (all ones) */
-            tabai_mb_scan_avx512(ent, row, tabn, 1, 8, idx);
+            scan7(ent, row, tabn, sd, sl, idx);
             memcpy(t.x, ent, 32);
             memcpy(t.y, ent + 4, 32);
             tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
@@ -417,12 +419,15 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
     tabai_wipe(&s, sizeof s);
 }
 static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
-    EC_FN(mul_base_w)(x, r, k, TABAI_EC_W);
+    EC_FN(mul_base_w)(x, r, k, TABAI_EC_W, NULL, 0, 0);
 }
 #ifdef EC_IMPL7_NAME
-/* the tiers with AVX-512F (the scan's kernel) */
+/* the tiers with AVX-512F, and avx2 (the scans' kernels) */
 static void EC_FN(mul_base7)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
-    EC_FN(mul_base_w)(x, r, k, 7);
+    EC_FN(mul_base_w)(x, r, k, 7, tabai_mb_scan_avx512, 1, 8);
+}
+static void EC_FN(mul_base7_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    EC_FN(mul_base_w)(x, r, k, 7, tabai_mb_scan_avx2, 2, 4);
 }
 #endif
 
@@ -753,6 +758,10 @@ const tabai_ec_impl EC_IMPL_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_
 const tabai_ec_impl EC_IMPL7_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul),
                                      EC_API(mul_base7), EC_API(mul2_vartime), EC_API(fe_mul),
                                      EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
+const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
+    EC_API(point_add),      EC_API(point_dbl),    EC_API(mul),
+    EC_API(mul_base7_avx2), EC_API(mul2_vartime), EC_API(fe_mul),
+    EC_API(fe_sqr),         EC_API(fe_add),       EC_API(fe_sub)};
 #endif
 
 #undef F_MUL

@@ -103,6 +103,8 @@ extern const tabai_ec_impl tabai_ec_impl_p256_generic, tabai_ec_impl_p256_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_secp256k1_generic, tabai_ec_impl_secp256k1_bmi2;
 /* bmi2's with k G by the width-7 table scanned with AVX-512F (the tiers avx512 and ifma) */
 extern const tabai_ec_impl tabai_ec_impl_p256_avx512, tabai_ec_impl_secp256k1_avx512;
+/* the same with the AVX2 scan (tier avx2) */
+extern const tabai_ec_impl tabai_ec_impl_p256_avx2, tabai_ec_impl_secp256k1_avx2;
 extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_p521; /* every tier: portable C in radix 2^58 */
 

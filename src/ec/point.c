@@ -37,13 +37,16 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     }
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
     x->impl = NULL; /* the curves' inlined point code (curve_impl.h) */
-    const int avx512 = k->tier >= TABAI_TIER_AVX512; /* the scan of the width-7 k G table */
+    /* the scans of the width-7 k G table */
+    const int avx512 = k->tier >= TABAI_TIER_AVX512, avx2 = k->tier >= TABAI_TIER_AVX2;
     if (c->id == TABAI_CURVE_P256)
         x->impl = avx512 ? &tabai_ec_impl_p256_avx512
+                  : avx2 ? &tabai_ec_impl_p256_avx2
                   : bmi2 ? &tabai_ec_impl_p256_bmi2
                          : &tabai_ec_impl_p256_generic;
     else if (c->id == TABAI_CURVE_SECP256K1)
         x->impl = avx512 ? &tabai_ec_impl_secp256k1_avx512
+                  : avx2 ? &tabai_ec_impl_secp256k1_avx2
                   : bmi2 ? &tabai_ec_impl_secp256k1_bmi2
                          : &tabai_ec_impl_secp256k1_generic;
     else if (c->id == TABAI_CURVE_P384)

@@ -14,4 +14,5 @@
 #define EC_IMPL_NAME tabai_ec_impl_secp256k1_bmi2
 /* the same with k G by the width-7 table and the AVX-512F scan (tiers avx512, ifma) */
 #define EC_IMPL7_NAME tabai_ec_impl_secp256k1_avx512
+#define EC_IMPL7_AVX2_NAME tabai_ec_impl_secp256k1_avx2 /* the AVX2 scan (tier avx2) */
 #include "../curve_impl.h"
