@@ -18,9 +18,9 @@
  *                      FE_IS_ZERO(a) is 1 if a = 0 mod p (constant time); the instance
  *                      functions convert the points they take and give, the tables' entries
  *                      and the curve's b. The one, (1, 0, ...), must be the same in both.
- * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME and EC_IMPL7_AVX2_NAME
- * defined too (4-limb curves, the files of the bmi2 tier), two more whose k G reads the
- * width-7 table with the AVX-512F scan kernel (tiers avx512, ifma) or the AVX2 one (avx2). Same algorithms, the same results
+ * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME (4-limb curves) or
+ * EC_IMPL7_AVX2_NAME (an even EC_N) defined too, one more each whose k G reads the width-7
+ * table with the AVX-512F scan kernel (tiers avx512, ifma) or the AVX2 one. Same algorithms, the same results
  * and the same constant-time rules as point.c's generic code (src/ec/README.md). */
 #include "../cpu/mbtypes.h"
 #include "ec.h"
@@ -368,7 +368,7 @@ static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
 TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                                     const unsigned bw, tabai_mb_scan_fn scan7, const size_t sd,
                                     const unsigned sl) {
-    (void)scan7, (void)sd, (void)sl; /* 4-limb curves only */
+    (void)scan7, (void)sd, (void)sl; /* curves of an even limb count only */
     const size_t tabn = (size_t)1 << (bw - 1);
     const uint64_t *tab = bw == 7 ? tabai_ec_base_table7(x->c) : tabai_ec_base_table(x->c);
     size_t w = x->c->qbits / bw + 1;
@@ -379,13 +379,13 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
         uint64_t neg, abs;
         tabai_ec_booth_digit_w(k, EC_N, i, bw, &neg, &abs);
         const uint64_t *row = tab + i * tabn * 2 * EC_N;
-#if EC_N == 4
+#if EC_N % 2 == 0
         if (bw == 7) {
-            _Alignas(64) uint64_t ent[8], idx[8];
+            _Alignas(64) uint64_t ent[2 * EC_N], idx[8];
             for (int l = 0; l < 8; l++) idx[l] = abs - 1; /* abs = 0: no entry (all ones) */
             scan7(ent, row, tabn, sd, sl, idx);
-            memcpy(t.x, ent, 32);
-            memcpy(t.y, ent + 4, 32);
+            memcpy(t.x, ent, EC_N * 8);
+            memcpy(t.y, ent + EC_N, EC_N * 8);
             tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
         } else
 #endif
@@ -422,12 +422,15 @@ static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     EC_FN(mul_base_w)(x, r, k, TABAI_EC_W, NULL, 0, 0);
 }
 #ifdef EC_IMPL7_NAME
-/* the tiers with AVX-512F, and avx2 (the scans' kernels) */
+/* the tiers with AVX-512F (4-limb curves: an entry is one vector of 8 words) */
 static void EC_FN(mul_base7)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
     EC_FN(mul_base_w)(x, r, k, 7, tabai_mb_scan_avx512, 1, 8);
 }
+#endif
+#ifdef EC_IMPL7_AVX2_NAME
+/* the tiers with AVX2 (an entry is EC_N / 2 vectors of 4 words) */
 static void EC_FN(mul_base7_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
-    EC_FN(mul_base_w)(x, r, k, 7, tabai_mb_scan_avx2, 2, 4);
+    EC_FN(mul_base_w)(x, r, k, 7, tabai_mb_scan_avx2, EC_N / 2, 4);
 }
 #endif
 
@@ -758,6 +761,8 @@ const tabai_ec_impl EC_IMPL_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_
 const tabai_ec_impl EC_IMPL7_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul),
                                      EC_API(mul_base7), EC_API(mul2_vartime), EC_API(fe_mul),
                                      EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
+#endif
+#ifdef EC_IMPL7_AVX2_NAME
 const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
     EC_API(point_add),      EC_API(point_dbl),    EC_API(mul),
     EC_API(mul_base7_avx2), EC_API(mul2_vartime), EC_API(fe_mul),

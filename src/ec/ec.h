@@ -106,6 +106,7 @@ extern const tabai_ec_impl tabai_ec_impl_p256_avx512, tabai_ec_impl_secp256k1_av
 /* the same with the AVX2 scan (tier avx2) */
 extern const tabai_ec_impl tabai_ec_impl_p256_avx2, tabai_ec_impl_secp256k1_avx2;
 extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
+extern const tabai_ec_impl tabai_ec_impl_p384_avx2; /* bmi2's, 7-bit k G, AVX2 scan */
 extern const tabai_ec_impl tabai_ec_impl_p521; /* every tier: portable C in radix 2^58 */
 
 void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c);
@@ -120,8 +121,8 @@ void tabai_ec_p521_sqr(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64
 /* Helpers shared by point.c and curve_impl.h. The generator's table: window i holds
  * j 2^(5i) G, j = 1..16, affine (x, y) in Montgomery form, n limbs each (built at first use). */
 const uint64_t *tabai_ec_base_table(const tabai_ec_curve *c);
-/* The same with windows of 7 bits (entries j = 1..64, window i holds j 2^(7i) G), for the
- * 4-limb curves only (P-256, secp256k1; NULL for the others). */
+/* The same with windows of 7 bits (entries j = 1..64, window i holds j 2^(7i) G), for
+ * P-256, P-384 and secp256k1 (NULL for P-521). */
 #define TABAI_EC_TAB7 64
 const uint64_t *tabai_ec_base_table7(const tabai_ec_curve *c);
 /* k = k1 + k2 lambda mod q (k < q, 4 limbs), |k1|, |k2| < 2^129 as magnitudes and signs

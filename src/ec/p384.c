@@ -1,5 +1,6 @@
 /* P-384's point code, both tiers: curve_impl.h with direct calls of the tier's fixed-size
- * 6-limb Montgomery kernels (generic C, generated bmi2 assembly) and the additions inlined. */
+ * 6-limb Montgomery kernels (generic C, generated bmi2 assembly) and the additions inlined;
+ * from tier avx2 on, bmi2's with k G by 7-bit windows. */
 #include "../limb/limb.h"
 #include "../x64/x64.h"
 
@@ -26,4 +27,6 @@ static const uint64_t P384_P[6] = {0x00000000ffffffffu, 0xffffffff00000000u,
 #define FE_MUL(r, a, b) tabai_mont_mul_n6_bmi2(r, a, b, P384_P, P384_PINV, 6)
 #define FE_SQR(r, a) tabai_mont_sqr_n6_bmi2(r, a, P384_P, P384_PINV, 6)
 #define EC_IMPL_NAME tabai_ec_impl_p384_bmi2
+/* the same with k G by the width-7 table and the AVX2 scan (tiers avx2 and above) */
+#define EC_IMPL7_AVX2_NAME tabai_ec_impl_p384_avx2
 #include "curve_impl.h"

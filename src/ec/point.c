@@ -50,7 +50,9 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
                   : bmi2 ? &tabai_ec_impl_secp256k1_bmi2
                          : &tabai_ec_impl_secp256k1_generic;
     else if (c->id == TABAI_CURVE_P384)
-        x->impl = bmi2 ? &tabai_ec_impl_p384_bmi2 : &tabai_ec_impl_p384_generic;
+        x->impl = avx2   ? &tabai_ec_impl_p384_avx2
+                  : bmi2 ? &tabai_ec_impl_p384_bmi2
+                         : &tabai_ec_impl_p384_generic;
     else if (c->id == TABAI_CURVE_P521) x->impl = &tabai_ec_impl_p521;
 }
 
@@ -428,20 +430,26 @@ const uint64_t *tabai_ec_base_table(const tabai_ec_curve *c) {
     return base_tabs[ci];
 }
 
-/* The width-7 tables of the 4-limb curves (P-256, secp256k1): 37 windows of 64 entries,
- * 148 KB each, for the AVX-512 scans of curve_impl.h's mul_base (EC_SCAN7). */
+/* The width-7 tables of P-256, P-384 and secp256k1 (windows of 64 entries: 148 KB for the
+ * 256-bit curves, 330 KB for P-384), for the vector scans of curve_impl.h's k G. */
 #define WIN7(bits) ((bits) / 7 + 1)
 static uint64_t tab7_p256[WIN7(256) * TABAI_EC_TAB7 * 2 * 4];
+static uint64_t tab7_p384[WIN7(384) * TABAI_EC_TAB7 * 2 * 6];
 static uint64_t tab7_k256[WIN7(256) * TABAI_EC_TAB7 * 2 * 4];
-static pthread_once_t base7_once[2] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+static uint64_t *const base7_tabs[TABAI_EC_NCURVES] = {tab7_p256, tab7_p384, NULL, tab7_k256};
+static pthread_once_t base7_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                      PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 static void base7_build0(void) { base_build_w(0, 7, tab7_p256); }
+static void base7_build1(void) { base_build_w(1, 7, tab7_p384); }
 static void base7_build3(void) { base_build_w(3, 7, tab7_k256); }
+static void (*const base7_builders[TABAI_EC_NCURVES])(void) = {base7_build0, base7_build1, NULL,
+                                                               base7_build3};
 
 const uint64_t *tabai_ec_base_table7(const tabai_ec_curve *c) {
     const size_t ci = (size_t)(c - tabai_ec_curves);
-    if (c->n != 4 || (ci != 0 && ci != 3)) return NULL;
-    pthread_once(&base7_once[ci == 3], ci == 3 ? base7_build3 : base7_build0);
-    return ci == 3 ? tab7_k256 : tab7_p256;
+    if (!base7_tabs[ci]) return NULL;
+    pthread_once(&base7_once[ci], base7_builders[ci]);
+    return base7_tabs[ci];
 }
 
 void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
