@@ -15,7 +15,10 @@
  *  - the stack scribbled before each call (the kernels do not zero their accumulators);
  *  - aliasing r == a, r == b, r == a == b (mul), r == a (sqr);
  *  - tabai_mb_powmod (with tabai_mb_mont_init, tabai_mb_to/from_digits) against mpz_powm at
- *    64, 256, 1024, 2048 bits (and 4096 once), random and edge exponents, NULL lanes.
+ *    64, 256, 1024, 2048 bits (and 4096 once), random and edge exponents, NULL lanes;
+ *  - the table scans tabai_mb_scan_avx2 (4 lanes) and tabai_mb_scan_avx512 (4 and 8) where
+ *    the tier has them, against a plain read: entries 1 to 64, d = 1 to 9 digits, each
+ *    lane's index random or out of range (all ones: zeros), guard words intact.
  * TABAI_TEST_SEED replays a run; TABAI_TEST_ITERS scales the counts. */
 #include <gmp.h>
 #include <stdio.h>
@@ -406,10 +409,43 @@ static void test_powmod(const tabai_mb_kernel *k, size_t bits, size_t reps) {
     free(ctx);
 }
 
+/* ent = tab[idx_l] per lane against the plain read, for one scan kernel of L lanes */
+static void test_scan(const char *name, tabai_mb_scan_fn scan, unsigned L) {
+    static const size_t counts[] = {1, 2, 16, 17, 64};
+    const unsigned long long c0 = tu_checks, f0 = tu_failures;
+    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++)
+        for (size_t d = 1; d <= 9; d++)
+            for (size_t it = 0; it < tu_iters(8); it++) {
+                const size_t entries = counts[ci], words = d * L;
+                uint64_t *tab = malloc(entries * words * 8), idx[8], want[9 * 8], got[9 * 8 + 4];
+                for (size_t i = 0; i < entries * words; i++) tab[i] = tu_rand();
+                for (unsigned l = 0; l < L; l++)
+                    idx[l] = (tu_rand() & 7) == 0 ? ~UINT64_C(0) : tu_rand() % entries;
+                for (size_t j = 0; j < d; j++)
+                    for (unsigned l = 0; l < L; l++)
+                        want[j * L + l] = idx[l] < entries ? tab[idx[l] * words + j * L + l] : 0;
+                for (size_t i = 0; i < 9 * 8 + 4; i++) got[i] = 0x5a5a5a5a5a5a5a5au;
+                scan(got, tab, entries, d, L, idx);
+                TU_CHECK(memcmp(got, want, words * 8) == 0, name, words, TU_V("got", got, words),
+                         TU_V("want", want, words));
+                TU_CHECK(got[words] == 0x5a5a5a5a5a5a5a5au, "scan guard", 1, TU_NOV);
+                free(tab);
+            }
+    printf("  %-16s scans: %llu checks, %llu failures\n", name, tu_checks - c0, tu_failures - f0);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     tu_init(argv[0]);
     printf("tier %s\n", tabai_cpu_name());
+    if (tabai_cpu_tier() >= TABAI_TIER_AVX2) test_scan("scan_avx2", tabai_mb_scan_avx2, 4);
+    else printf("  %-16s skipped (not usable at tier %s)\n", "scan_avx2", tabai_cpu_name());
+    if (tabai_cpu_tier() >= TABAI_TIER_AVX512) {
+        test_scan("scan_avx512 x8", tabai_mb_scan_avx512, 8);
+        test_scan("scan_avx512 x4", tabai_mb_scan_avx512, 4);
+    } else {
+        printf("  %-16s skipped (not usable at tier %s)\n", "scan_avx512", tabai_cpu_name());
+    }
     /* the reference itself, at every shape the kernels use */
     static const kut refs[] = {
         {"reference", 8, 52, ref_mul_8_52, ref_sqr_8_52, 1},
