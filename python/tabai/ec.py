@@ -268,12 +268,29 @@ def _curve_of_crypto(key: Any) -> Curve:
 # ------------------------------------------------------------------------------------------
 # Signatures: DER (strict) and P1363
 # ------------------------------------------------------------------------------------------
+_DSS: Optional[Tuple[Any, Any]] = None
+
+
+def _dss() -> Tuple[Any, Any]:
+    """cryptography's DER codec of (r, s): (encode_dss_signature, decode_dss_signature),
+    imported at the first use and kept (an import statement in the call costs as much as the
+    encoding itself)."""
+    global _DSS
+    if _DSS is None:
+        from cryptography.hazmat.primitives.asymmetric.utils import (
+            decode_dss_signature,
+            encode_dss_signature,
+        )
+
+        _DSS = (encode_dss_signature, decode_dss_signature)
+    return _DSS
+
+
 def _encode_sig(curve: Curve, rs: bytes, encoding: str) -> bytes:
     if encoding == "p1363":
         return rs
     if encoding == "der":
-        from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
-
+        encode_dss_signature = _dss()[0]
         Ln = curve.scalar_bytes
         return encode_dss_signature(int.from_bytes(rs[:Ln], "big"), int.from_bytes(rs[Ln:], "big"))
     raise ValueError(f"encoding must be 'der' or 'p1363', not {encoding!r}")
@@ -291,11 +308,7 @@ def _decode_sig(curve: Curve, sig: bytes, encoding: str) -> Optional[bytes]:
         return sig
     if encoding != "der":
         raise ValueError(f"encoding must be 'der' or 'p1363', not {encoding!r}")
-    from cryptography.hazmat.primitives.asymmetric.utils import (
-        decode_dss_signature,
-        encode_dss_signature,
-    )
-
+    encode_dss_signature, decode_dss_signature = _dss()
     try:
         r, s = decode_dss_signature(sig)
     except Exception as ex:  # cryptography raises ValueError; be sure of the type
