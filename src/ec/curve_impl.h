@@ -20,8 +20,9 @@
  *                      and the curve's b. The one, (1, 0, ...), must be the same in both.
  * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME (4-limb curves) or
  * EC_IMPL7_AVX2_NAME (an even EC_N) defined too, one more each whose k G reads the width-7
- * table with the AVX-512F scan kernel (tiers avx512, ifma) or the AVX2 one. Same algorithms, the same results
- * and the same constant-time rules as point.c's generic code (src/ec/README.md). */
+ * table with the AVX-512F scan kernel (tiers avx512, ifma) or the AVX2 one. Same
+ * algorithms, the same results and the same constant-time rules as point.c's generic code
+ * (src/ec/README.md). */
 #include "../cpu/mbtypes.h"
 #include "ec.h"
 #include "field.h"
@@ -362,9 +363,10 @@ static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
 /* k G by the generator's table (point.c's tabai_ec_mul_base_ct, inlined field operations):
  * signed windows of bw bits (a compile-time constant in each caller): 5 with the 16-entry
  * table scanned here, or 7 with the 64-entry table of tabai_ec_base_table7 scanned by the
- * vector kernel scan7 (37 mixed additions for 256 bits instead of 52; each entry, x || y, is
- * 8 words, read as sd digit vectors of sl lanes: tabai_mb_scan_avx512 with one vector of 8,
- * tabai_mb_scan_avx2 with two of 4; every entry loaded, the wanted one kept by masks). */
+ * vector kernel scan7 (37 mixed additions for 256 bits instead of 52, 55 for 77 at 384;
+ * each entry, x || y, is 2 EC_N words, read as sd digit vectors of sl lanes:
+ * tabai_mb_scan_avx512 with one vector of 8 for 4 limbs, tabai_mb_scan_avx2 with EC_N / 2
+ * of 4; every entry loaded, the wanted one kept by masks). */
 TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                                     const unsigned bw, tabai_mb_scan_fn scan7, const size_t sd,
                                     const unsigned sl) {
