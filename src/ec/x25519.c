@@ -1,7 +1,9 @@
 /* X25519 (RFC 7748): the Montgomery ladder on Curve25519 over GF(2^255 - 19).
  *
- * Two field paths, chosen by the tier in use: at bmi2 and above four 64-bit limbs with
- * mulx/adcx/adox (src/ec/bmi2/x25519_bmi2.c, its own flags); at generic the portable C below.
+ * Three ladders, chosen by the tier in use: at ifma a 4-way ladder in radix 2^51 with AVX-512
+ * IFMA (src/ec/ifma/x25519_ifma.c); at bmi2 up to avx512 four 64-bit limbs with
+ * mulx/adcx/adox (src/ec/bmi2/x25519_bmi2.c); at generic the portable C below. The first two
+ * have their own flags.
  *
  * Field elements in radix 2^51: five uint64_t limbs, value = sum v[i] 2^(51 i), products
  * in unsigned __int128. Reduction folds 2^255 = 19 (mod p). Limb bounds (the invariants the
@@ -262,18 +264,22 @@ static void x25519_ladder_generic(uint8_t out[32], const uint8_t k[32], const ui
 }
 
 /* out = X25519(k, u) without the zero check (RFC 7748 section 5): clamps k, then the ladder
- * of the tier in use (bmi2 and above: 4 x 64-bit limbs with mulx/adcx/adox, src/x64; generic:
- * radix 2^51 above). */
+ * of the tier in use (ifma: the 4-way IFMA ladder; bmi2 up to avx512: 4 x 64-bit limbs with
+ * mulx/adcx/adox; generic: radix 2^51 above). */
 static void x25519_ladder(uint8_t out[32], const uint8_t k_in[32], const uint8_t u[32]) {
     uint8_t k[32];
     memcpy(k, k_in, 32);
     k[0] &= 248;
     k[31] &= 127;
     k[31] |= 64;
-    if (tabai_cpu_tier() >= TABAI_TIER_BMI2)
+    tabai_tier tier = tabai_cpu_tier();
+    if (tier >= TABAI_TIER_IFMA) {
+        tabai_x25519_ladder_r51n5_ifma(out, k, u);
+    } else if (tier >= TABAI_TIER_BMI2) {
         tabai_x25519_ladder_n4_bmi2(out, k, u);
-    else
+    } else {
         x25519_ladder_generic(out, k, u);
+    }
     tabai_wipe(k, sizeof k);
 }
 
