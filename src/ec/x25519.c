@@ -25,6 +25,7 @@
 #include <sys/random.h>
 
 #include "../internal.h"
+#include "../mod/mod.h"
 #include "tabai_ec.h"
 #include "x25519.h"
 
@@ -281,6 +282,13 @@ static void x25519_ladder(uint8_t out[32], const uint8_t k_in[32], const uint8_t
         x25519_ladder_generic(out, k, u);
     }
     tabai_wipe(k, sizeof k);
+}
+
+void tabai_fe25519_invert_safegcd_n4(uint64_t r[4], const uint64_t a[4]) {
+    static const uint64_t p[4] = {UINT64_C(0xffffffffffffffed), UINT64_MAX, UINT64_MAX,
+                                  UINT64_C(0x7fffffffffffffff)};
+    /* -p^-1 mod 2^64 */
+    tabai_modinv_safegcd(r, a, p, UINT64_C(0x86bca1af286bca1b), 255, 4);
 }
 
 /* ---- the field operations for the differential tests (tests/c/test_fe25519.c) ---- */
