@@ -1,7 +1,9 @@
 /* X25519 (RFC 7748): the Montgomery ladder on Curve25519 over GF(2^255 - 19).
  *
- * Two field paths, chosen by the tier in use: at bmi2 and above four 64-bit limbs with
- * mulx/adcx/adox (src/ec/bmi2/x25519_bmi2.c, its own flags); at generic the portable C below.
+ * Three ladders, chosen by the tier in use: at ifma a 4-way ladder in radix 2^51 with AVX-512
+ * IFMA (src/ec/ifma/x25519_ifma.c); at bmi2 up to avx512 four 64-bit limbs with
+ * mulx/adcx/adox (src/ec/bmi2/x25519_bmi2.c); at generic the portable C below. The first two
+ * have their own flags.
  *
  * Field elements in radix 2^51: five uint64_t limbs, value = sum v[i] 2^(51 i), products
  * in unsigned __int128. Reduction folds 2^255 = 19 (mod p). Limb bounds (the invariants the
@@ -23,6 +25,7 @@
 #include <sys/random.h>
 
 #include "../internal.h"
+#include "../mod/mod.h"
 #include "tabai_ec.h"
 #include "x25519.h"
 
@@ -262,19 +265,30 @@ static void x25519_ladder_generic(uint8_t out[32], const uint8_t k[32], const ui
 }
 
 /* out = X25519(k, u) without the zero check (RFC 7748 section 5): clamps k, then the ladder
- * of the tier in use (bmi2 and above: 4 x 64-bit limbs with mulx/adcx/adox, src/x64; generic:
- * radix 2^51 above). */
+ * of the tier in use (ifma: the 4-way IFMA ladder; bmi2 up to avx512: 4 x 64-bit limbs with
+ * mulx/adcx/adox; generic: radix 2^51 above). */
 static void x25519_ladder(uint8_t out[32], const uint8_t k_in[32], const uint8_t u[32]) {
     uint8_t k[32];
     memcpy(k, k_in, 32);
     k[0] &= 248;
     k[31] &= 127;
     k[31] |= 64;
-    if (tabai_cpu_tier() >= TABAI_TIER_BMI2)
+    tabai_tier tier = tabai_cpu_tier();
+    if (tier >= TABAI_TIER_IFMA) {
+        tabai_x25519_ladder_r51n5_ifma(out, k, u);
+    } else if (tier >= TABAI_TIER_BMI2) {
         tabai_x25519_ladder_n4_bmi2(out, k, u);
-    else
+    } else {
         x25519_ladder_generic(out, k, u);
+    }
     tabai_wipe(k, sizeof k);
+}
+
+void tabai_fe25519_invert_safegcd_n4(uint64_t r[4], const uint64_t a[4]) {
+    static const uint64_t p[4] = {UINT64_C(0xffffffffffffffed), UINT64_MAX, UINT64_MAX,
+                                  UINT64_C(0x7fffffffffffffff)};
+    /* -p^-1 mod 2^64 */
+    tabai_modinv_safegcd(r, a, p, UINT64_C(0x86bca1af286bca1b), 255, 4);
 }
 
 /* ---- the field operations for the differential tests (tests/c/test_fe25519.c) ---- */

@@ -19,10 +19,23 @@ void tabai_fe25519_addsub_n4_bmi2(uint64_t s[4], uint64_t d[4], const uint64_t a
                                   const uint64_t b[4]);
 /* r = b + 121665 a (RFC 7748's a24) */
 void tabai_fe25519_mul_a24_add_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
-/* r = a^(p-2) (a^-1, 0 for a = 0 mod p) */
-void tabai_fe25519_invert_n4_bmi2(uint64_t r[4], const uint64_t a[4]);
 /* s[32] = a mod p in [0, p), little-endian */
 void tabai_fe25519_to_bytes_n4_bmi2(uint8_t s[32], const uint64_t a[4]);
+
+/* X25519 at tier ifma (src/ec/ifma/x25519_ifma.c): the ladder as 4-way AVX-512 IFMA
+ * products in radix 2^51 (five 51-bit digits, four elements per ymm); the inversion by
+ * safegcd, the last product and reduction of the bmi2 tier above. Same contract as
+ * tabai_x25519_ladder_n4_bmi2. */
+void tabai_x25519_ladder_r51n5_ifma(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+/* r[l] = a[l] * b[l] mod p for the four lanes l: inputs any value in [0, 2^256) as four
+ * 64-bit limbs, outputs congruent and in [0, 2^256) (not fully reduced). */
+void tabai_fe25519_mul_r51n5_mb4_ifma(uint64_t r[4][4], const uint64_t a[4][4],
+                                      const uint64_t b[4][4]);
+
+/* r = a^-1 mod p (0 for a = 0) for a < p, r < p: Bernstein-Yang safegcd in constant time
+ * (src/mod/safegcd.c; src/ec/x25519.c), the final inversion of the bmi2 and ifma ladders:
+ * measured faster there than z^(p-2) by 254 squarings and 11 products, one serial chain. */
+void tabai_fe25519_invert_safegcd_n4(uint64_t r[4], const uint64_t a[4]);
 
 /* The generic twins (src/ec/x25519.c, radix 2^51): inputs any value in [0, 2^256) as four
  * 64-bit limbs, outputs fully reduced into [0, p). */
