@@ -622,7 +622,7 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
     const int q_aff = 0;
     const uint64_t *gz = NULL;
 #endif
-    int8_t naf[4][EC_N * 64 + 2];
+    int16_t naf[4][EC_N * 64 + 2];
     size_t len[4] = {0, 0, 0, 0}, top = 0;
     uint64_t sg[4] = {0, 0, 0, 0};
 #if EC_GLV

@@ -129,14 +129,14 @@ const uint64_t *tabai_ec_base_table7(const tabai_ec_curve *c);
  * (1: negative); constant time. */
 void tabai_ec_glv_split(const tabai_ec_ctx *x, const uint64_t *k, uint64_t *k1, uint64_t *k2,
                         uint64_t *neg1, uint64_t *neg2);
-/* Width-w NAF digits of k[n] (public, 2 <= w <= 8), least significant first: odd digits in
+/* Width-w NAF digits of k[n] (public, 2 <= w <= 14), least significant first: odd digits in
  * (-2^(w-1), 2^(w-1)) or 0; returns their count (at most 64 n + 1). */
-size_t tabai_ec_wnaf_vartime(int8_t *naf, const uint64_t *k, size_t n, unsigned w);
+size_t tabai_ec_wnaf_vartime(int16_t *naf, const uint64_t *k, size_t n, unsigned w);
 /* The generator's odd multiples for verification (width-TABAI_EC_VW NAF digits of u1):
  * entry j < TABAI_EC_VT is (2j + 1) G, affine (x, y) in Montgomery form, n limbs each; on
  * the curves with the endomorphism, entry TABAI_EC_VT + j is lambda (2j + 1) G = (beta x, y).
  * Built at first use. */
-#define TABAI_EC_VW 8
+#define TABAI_EC_VW 12
 #define TABAI_EC_VT (1 << (TABAI_EC_VW - 2))
 const uint64_t *tabai_ec_verify_table(const tabai_ec_curve *c);
 

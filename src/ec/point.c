@@ -621,12 +621,12 @@ static void jadd_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_e
 /* Width-w NAF digits of k[n] (public), least significant first: odd digits in
  * (-2^(w-1), 2^(w-1)) or 0, at most one non-zero digit in any w consecutive ones; returns
  * their count (at most 64 n + 1). 2 <= w <= 8. */
-size_t tabai_ec_wnaf_vartime(int8_t *naf, const uint64_t *k, size_t n, unsigned w) {
+size_t tabai_ec_wnaf_vartime(int16_t *naf, const uint64_t *k, size_t n, unsigned w) {
     /* a scan over the bits (as libsecp256k1's ecmult_wnaf): a position whose bit equals the
      * carry gives a 0 digit; elsewhere the next w bits plus the carry are an odd word, taken
      * as a negative digit (and a carry) from 2^(w-1) up, and the next w - 1 digits are 0 */
     const size_t bits = 64 * n + 1;
-    memset(naf, 0, bits);
+    memset(naf, 0, bits * sizeof *naf);
     size_t len = 0, i = 0;
     unsigned carry = 0;
     while (i < bits) {
@@ -641,7 +641,7 @@ size_t tabai_ec_wnaf_vartime(int8_t *naf, const uint64_t *k, size_t n, unsigned 
         int d = (int)(win & ((1u << w) - 1)) + (int)carry;
         carry = (unsigned)(d >> (w - 1)) & 1;
         d -= (int)(carry << w);
-        naf[i] = (int8_t)d;
+        naf[i] = (int16_t)d;
         len = i + 1;
         i += w;
     }
@@ -652,7 +652,9 @@ size_t tabai_ec_wnaf_vartime(int8_t *naf, const uint64_t *k, size_t n, unsigned 
  * affine (x, y) in Montgomery form, n limbs each; on the curves with the endomorphism
  * followed by their images (beta x, y) = lambda (2j + 1) G. Built once per process at first
  * use, from public data only. ---- */
-static uint64_t vtab[TABAI_EC_NCURVES][2 * TABAI_EC_VT * 2 * TABAI_EC_LIMBS];
+static uint64_t vtab_p256[TABAI_EC_VT * 2 * 4], vtab_p384[TABAI_EC_VT * 2 * 6];
+static uint64_t vtab_p521[TABAI_EC_VT * 2 * 9], vtab_k256[2 * TABAI_EC_VT * 2 * 4];
+static uint64_t *const vtab[TABAI_EC_NCURVES] = {vtab_p256, vtab_p384, vtab_p521, vtab_k256};
 static pthread_once_t vtab_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
                                                      PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 
@@ -663,27 +665,33 @@ static void vtab_build(size_t ci) {
     x.impl = NULL; /* the runtime-n formulas below; any tier gives the same residues */
     const tabai_ec_mod *m = &x.fp;
     size_t n = c->n;
-    tabai_ec_point pts[TABAI_EC_VT], g2;
-    memset(&pts[0], 0, sizeof pts[0]);
-    memcpy(pts[0].x, c->gx_m, n * 8);
-    memcpy(pts[0].y, c->gy_m, n * 8);
-    memcpy(pts[0].z, c->p_one, n * 8);
-    jdbl_vartime(&x, &g2, &pts[0]);
-    for (int j = 1; j < TABAI_EC_VT; j++) jadd_vartime(&x, &pts[j], &pts[j - 1], &g2, 0);
-    /* to affine (Jacobian: x = X / Z^2, y = Y / Z^3); no Z is 0 ((2j + 1) < q) */
-    uint64_t zi[TABAI_EC_VT][TABAI_EC_LIMBS], zi2[TABAI_EC_LIMBS];
-    batch_zinv(&x, zi, pts, TABAI_EC_VT);
+    /* in chunks of VCH entries, one batch inversion each (the stack stays small) */
+    enum { VCH = 64 };
+    tabai_ec_point pts[VCH], g2, prev;
+    uint64_t zi[VCH][TABAI_EC_LIMBS], zi2[TABAI_EC_LIMBS];
+    memset(&prev, 0, sizeof prev);
+    memcpy(prev.x, c->gx_m, n * 8);
+    memcpy(prev.y, c->gy_m, n * 8);
+    memcpy(prev.z, c->p_one, n * 8);
+    jdbl_vartime(&x, &g2, &prev);
     uint64_t *out = vtab[ci];
-    for (size_t j = 0; j < TABAI_EC_VT; j++) {
-        uint64_t *e = out + j * 2 * n;
-        fe_sqr(m, zi2, zi[j]);
-        fe_mul(m, e, pts[j].x, zi2);
-        fe_mul(m, zi2, zi2, zi[j]);
-        fe_mul(m, e + n, pts[j].y, zi2);
-        if (c->glv) {
-            uint64_t *l = out + (TABAI_EC_VT + j) * 2 * n;
-            fe_mul(m, l, e, c->beta_m);
-            memcpy(l + n, e + n, n * 8);
+    for (size_t j0 = 0; j0 < TABAI_EC_VT; j0 += VCH) {
+        pts[0] = prev; /* (2 j0 + 1) G */
+        for (size_t j = 1; j < VCH; j++) jadd_vartime(&x, &pts[j], &pts[j - 1], &g2, 0);
+        jadd_vartime(&x, &prev, &pts[VCH - 1], &g2, 0); /* the next chunk's first */
+        /* to affine (Jacobian: x = X / Z^2, y = Y / Z^3); no Z is 0 ((2j + 1) < q) */
+        batch_zinv(&x, zi, pts, VCH);
+        for (size_t j = 0; j < VCH; j++) {
+            uint64_t *e = out + (j0 + j) * 2 * n;
+            fe_sqr(m, zi2, zi[j]);
+            fe_mul(m, e, pts[j].x, zi2);
+            fe_mul(m, zi2, zi2, zi[j]);
+            fe_mul(m, e + n, pts[j].y, zi2);
+            if (c->glv) {
+                uint64_t *l = out + (TABAI_EC_VT + j0 + j) * 2 * n;
+                fe_mul(m, l, e, c->beta_m);
+                memcpy(l + n, e + n, n * 8);
+            }
         }
     }
 }
@@ -719,7 +727,7 @@ void tabai_ec_mul2_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const uint6
     for (int j = 1; j < 8; j++) jadd_vartime(x, &odd[j], &odd[j - 1], &p2, 0);
     /* naf[0], naf[1]: u2 (or its halves) over odd, odd2; naf[2], naf[3]: u1 (or its
      * halves) over the table and its images */
-    int8_t naf[4][TABAI_EC_LIMBS * 64 + 2];
+    int16_t naf[4][TABAI_EC_LIMBS * 64 + 2];
     size_t len[4] = {0, 0, 0, 0}, top = 0;
     uint64_t sg[4] = {0, 0, 0, 0};
     if (x->c->glv) {

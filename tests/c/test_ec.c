@@ -718,7 +718,7 @@ static void test_errors(const curve_case *cc, const EC_GROUP *g, size_t L) {
 #undef EXPECT
 }
 
-/* width-w NAF digits (2 <= w <= 8) of random and edge scalars of 1 to 9 limbs against their
+/* width-w NAF digits (2 <= w <= 14) of random and edge scalars of 1 to 9 limbs against their
  * definition: sum d_i 2^i = k, every digit 0 or odd with |d| < 2^(w-1), a non-zero digit
  * followed by w - 1 zeros, the top digit non-zero and the count returned one past it */
 static void test_wnaf(void) {
@@ -726,10 +726,10 @@ static void test_wnaf(void) {
     mpz_inits(k, s, t, NULL);
     for (size_t it = 0; it < tu_iters(400); it++) {
         const size_t n = 1 + tu_below(TABAI_EC_LIMBS);
-        const unsigned w = 2 + (unsigned)tu_below(7);
+        const unsigned w = 2 + (unsigned)tu_below(13);
         uint64_t K[TABAI_EC_LIMBS];
         tu_fill_any(K, n);
-        int8_t naf[TABAI_EC_LIMBS * 64 + 2];
+        int16_t naf[TABAI_EC_LIMBS * 64 + 2];
         size_t len = tabai_ec_wnaf_vartime(naf, K, n, w);
         int ok = len <= 64 * n + 1 && (len == 0 || naf[len - 1] != 0);
         mpz_set_ui(s, 0);
