@@ -379,16 +379,24 @@ static void batch_zinv(const tabai_ec_ctx *x, uint64_t (*zi)[TABAI_EC_LIMBS],
     memcpy(zi[0], inv, m->n * 8);
 }
 
-/* ---- the generator's table: window i holds j 2^(5i) G, j = 1..16, affine (x, y) in
- * Montgomery form, n limbs each; built once per process at first use. ---- */
-#define WIN(bits) ((bits) / TABAI_EC_W + 1)
-static uint64_t tab_p256[WIN(256) * TABAI_EC_TAB * 2 * 4];
-static uint64_t tab_p384[WIN(384) * TABAI_EC_TAB * 2 * 6];
-static uint64_t tab_p521[WIN(521) * TABAI_EC_TAB * 2 * 9];
-static uint64_t tab_k256[WIN(256) * TABAI_EC_TAB * 2 * 4];
-static uint64_t *const base_tabs[TABAI_EC_NCURVES] = {tab_p256, tab_p384, tab_p521, tab_k256};
-static pthread_once_t base_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-                                                     PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+/* ---- the generator's tables for k G: window i holds j 2^(w i) G, j = 1..2^(w-1), affine
+ * (x, y) in Montgomery form, n limbs each; width 5 for every curve, width 7 (64 entries a
+ * window: 148 KB for the 256-bit curves, 330 KB for P-384) for the vector scans of
+ * curve_impl.h's k G on P-256, P-384 and secp256k1. Built once per process at first use. ---- */
+#define WIN(bits, w) ((bits) / (w) + 1)
+static uint64_t tab_p256[WIN(256, TABAI_EC_W) * TABAI_EC_TAB * 2 * 4];
+static uint64_t tab_p384[WIN(384, TABAI_EC_W) * TABAI_EC_TAB * 2 * 6];
+static uint64_t tab_p521[WIN(521, TABAI_EC_W) * TABAI_EC_TAB * 2 * 9];
+static uint64_t tab_k256[WIN(256, TABAI_EC_W) * TABAI_EC_TAB * 2 * 4];
+static uint64_t tab7_p256[WIN(256, 7) * TABAI_EC_TAB7 * 2 * 4];
+static uint64_t tab7_p384[WIN(384, 7) * TABAI_EC_TAB7 * 2 * 6];
+static uint64_t tab7_k256[WIN(256, 7) * TABAI_EC_TAB7 * 2 * 4];
+/* [0]: width 5, [1]: width 7 (none for P-521) */
+static uint64_t *const base_tabs[2][TABAI_EC_NCURVES] = {{tab_p256, tab_p384, tab_p521, tab_k256},
+                                                         {tab7_p256, tab7_p384, NULL, tab7_k256}};
+static pthread_once_t base_once[2][TABAI_EC_NCURVES] = {
+    {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT},
+    {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT}};
 
 /* The table of window width w (2^(w-1) entries a window) of curve ci into out. */
 static void base_build_w(size_t ci, unsigned w, uint64_t *out) {
@@ -417,40 +425,31 @@ static void base_build_w(size_t ci, unsigned w, uint64_t *out) {
         }
     }
 }
-static void base_build0(void) { base_build_w(0, TABAI_EC_W, base_tabs[0]); }
-static void base_build1(void) { base_build_w(1, TABAI_EC_W, base_tabs[1]); }
-static void base_build2(void) { base_build_w(2, TABAI_EC_W, base_tabs[2]); }
-static void base_build3(void) { base_build_w(3, TABAI_EC_W, base_tabs[3]); }
-static void (*const base_builders[TABAI_EC_NCURVES])(void) = {base_build0, base_build1,
-                                                              base_build2, base_build3};
+#define BASE_BUILDER(k, ci)                                                                        \
+    static void base_build_##k##_##ci(void) {                                                      \
+        base_build_w(ci, k ? 7 : TABAI_EC_W, base_tabs[k][ci]);                                    \
+    }
+BASE_BUILDER(0, 0)
+BASE_BUILDER(0, 1)
+BASE_BUILDER(0, 2)
+BASE_BUILDER(0, 3)
+BASE_BUILDER(1, 0)
+BASE_BUILDER(1, 1)
+BASE_BUILDER(1, 3)
+#undef BASE_BUILDER
+static void (*const base_builders[2][TABAI_EC_NCURVES])(void) = {
+    {base_build_0_0, base_build_0_1, base_build_0_2, base_build_0_3},
+    {base_build_1_0, base_build_1_1, NULL, base_build_1_3}};
 
-const uint64_t *tabai_ec_base_table(const tabai_ec_curve *c) {
-    size_t ci = (size_t)(c - tabai_ec_curves);
-    pthread_once(&base_once[ci], base_builders[ci]);
-    return base_tabs[ci];
-}
-
-/* The width-7 tables of P-256, P-384 and secp256k1 (windows of 64 entries: 148 KB for the
- * 256-bit curves, 330 KB for P-384), for the vector scans of curve_impl.h's k G. */
-#define WIN7(bits) ((bits) / 7 + 1)
-static uint64_t tab7_p256[WIN7(256) * TABAI_EC_TAB7 * 2 * 4];
-static uint64_t tab7_p384[WIN7(384) * TABAI_EC_TAB7 * 2 * 6];
-static uint64_t tab7_k256[WIN7(256) * TABAI_EC_TAB7 * 2 * 4];
-static uint64_t *const base7_tabs[TABAI_EC_NCURVES] = {tab7_p256, tab7_p384, NULL, tab7_k256};
-static pthread_once_t base7_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-                                                      PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
-static void base7_build0(void) { base_build_w(0, 7, tab7_p256); }
-static void base7_build1(void) { base_build_w(1, 7, tab7_p384); }
-static void base7_build3(void) { base_build_w(3, 7, tab7_k256); }
-static void (*const base7_builders[TABAI_EC_NCURVES])(void) = {base7_build0, base7_build1, NULL,
-                                                               base7_build3};
-
-const uint64_t *tabai_ec_base_table7(const tabai_ec_curve *c) {
+/* table k (0: width 5, 1: width 7) of curve c, NULL if the curve has none */
+static const uint64_t *base_table(size_t k, const tabai_ec_curve *c) {
     const size_t ci = (size_t)(c - tabai_ec_curves);
-    if (!base7_tabs[ci]) return NULL;
-    pthread_once(&base7_once[ci], base7_builders[ci]);
-    return base7_tabs[ci];
+    if (!base_tabs[k][ci]) return NULL;
+    pthread_once(&base_once[k][ci], base_builders[k][ci]);
+    return base_tabs[k][ci];
 }
+const uint64_t *tabai_ec_base_table(const tabai_ec_curve *c) { return base_table(0, c); }
+const uint64_t *tabai_ec_base_table7(const tabai_ec_curve *c) { return base_table(1, c); }
 
 void tabai_ec_mul_base_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
     if (x->impl) {
