@@ -280,53 +280,97 @@ static void EC_FN(odd_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const t
     for (int j = 2; j < TABAI_EC_TAB; j++) EC_FN(point_add)(x, &tab[j], &tab[j - 1], p);
 }
 
+/* The table of mul packed for a vector scan (tabai_mb_scan_fn's contract, four lanes of one
+ * index): entry i = 0..16 of EC_SW words holds i p, its x, y and z one after the other and
+ * zero words after them (EC_SW: 3 EC_N rounded up to whole vectors of four); entry 0 is the
+ * infinity. */
+#define EC_SW (((3 * EC_N + 3) / 4) * 4)
+static void EC_FN(pack_proj)(const tabai_ec_ctx *x, uint64_t *pt, const tabai_ec_point *tab) {
+    tabai_ec_point inf;
+    EC_FN(point_inf)(x, &inf);
+    memset(pt, 0, (TABAI_EC_TAB + 1) * EC_SW * sizeof *pt);
+    for (int i = 0; i <= TABAI_EC_TAB; i++) {
+        const tabai_ec_point *e = i ? &tab[i - 1] : &inf;
+        memcpy(pt + i * EC_SW, e->x, EC_N * sizeof *pt);
+        memcpy(pt + i * EC_SW + EC_N, e->y, EC_N * sizeof *pt);
+        memcpy(pt + i * EC_SW + 2 * EC_N, e->z, EC_N * sizeof *pt);
+    }
+}
+
+/* t = entry abs (0..16) of mul's table: infinity for 0, tab[abs - 1] otherwise; by the
+ * vector scan kernel of the tier over the packed copy pt when scan is set (every entry
+ * loaded, the wanted one kept by masks), else by scan_proj. */
+static inline void EC_FN(read_proj)(const tabai_ec_ctx *x, tabai_ec_point *t,
+                                    const tabai_ec_point *tab, const uint64_t *pt,
+                                    tabai_mb_scan_fn scan, uint64_t abs) {
+    if (!scan) { /* public: the tier */
+        EC_FN(scan_proj)(x, t, tab, abs);
+        return;
+    }
+    uint64_t idx[4] = {abs, abs, abs, abs}, ent[EC_SW];
+    scan(ent, pt, TABAI_EC_TAB + 1, EC_SW / 4, 4, idx);
+    memcpy(t->x, ent, EC_N * sizeof *ent);
+    memcpy(t->y, ent + EC_N, EC_N * sizeof *ent);
+    memcpy(t->z, ent + 2 * EC_N, EC_N * sizeof *ent);
+    tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
+}
+
 static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
 
-#if EC_GLV
-/* k P = k1 P + k2 lambda(P) (point.c's mul_glv_ct, inlined field operations). */
-static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
-                       const tabai_ec_point *p) {
-    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t;
-    uint64_t k1[4], k2[4], s1, s2, neg, abs;
-    tabai_ec_glv_split(x, k, k1, k2, &s1, &s2);
-    EC_FN(odd_table)(x, tab, p);
-    for (int j = 0; j < TABAI_EC_TAB; j++) {
-        tab2[j] = tab[j];
-        F_MUL(tab2[j].x, tab[j].x, x->c->beta_m);
-    }
-    size_t w = tabai_ec_booth_windows(TABAI_EC_GLV_BITS);
-    EC_FN(point_inf)(x, &acc);
-    for (size_t i = w; i-- > 0;) {
-        if (i + 1 < w)
-            for (int j = 0; j < TABAI_EC_W; j++) EC_FN(point_dbl)(x, &acc, &acc);
-        tabai_ec_booth_digit(k1, 4, i, &neg, &abs);
-        EC_FN(scan_proj)(x, &t, tab, abs);
-        EC_FN(point_cneg)(&t, neg ^ s1);
-        EC_FN(point_add)(x, &acc, &acc, &t);
-        tabai_ec_booth_digit(k2, 4, i, &neg, &abs);
-        EC_FN(scan_proj)(x, &t, tab2, abs);
-        EC_FN(point_cneg)(&t, neg ^ s2);
-        EC_FN(point_add)(x, &acc, &acc, &t);
-    }
-    *r = acc;
-    tabai_wipe(tab, sizeof tab), tabai_wipe(tab2, sizeof tab2);
-    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
-    tabai_wipe(k1, sizeof k1), tabai_wipe(k2, sizeof k2);
-    s1 = s2 = neg = abs = 0;
+/* The end shared by the Jacobian doublings (dbl-2001-b, dbl-2009-l, pdbl_jac_ct):
+ * X3 = alpha^2 - 2 fb, Y3 = alpha (fb - X3) - 8 g2, for fb = 4 beta and g2 = gamma^2;
+ * fb and g2 are overwritten, r's z is left alone. */
+TABAI_INLINE void EC_FN(jdbl_tail)(tabai_ec_point *r, const uint64_t *al, uint64_t *fb,
+                                   uint64_t *g2) {
+    EC_FN(fe) t;
+    F_SQR(t, al);
+    F_SUB(t, t, fb);
+    F_SUB(r->x, t, fb);
+    F_SUB(fb, fb, r->x);
+    F_MUL(fb, al, fb);
+    F_ADD(g2, g2, g2);
+    F_ADD(g2, g2, g2);
+    F_ADD(g2, g2, g2);
+    F_SUB(r->y, fb, g2);
 }
+
+/* r = 2 r from projective (X : Y : Z) to Jacobian, 5M + 2S (a = -3; 4M + 3S for a = 0):
+ * dbl-2001-b (dbl-2009-l for a = 0) on the Jacobian form (X Z, Y Z^2, Z) of the input, its
+ * result scaled by Z^-2: alpha = 3 (X - Z)(X + Z) (3 X^2 for a = 0), t = Y^2 Z, beta = X t,
+ * X3 = alpha^2 - 8 beta, Y3 = alpha (4 beta - X3) - 8 t^2, Z3 = 2 Y Z; the change of
+ * coordinates and the first doubling together cost 7 products against 3 + 8. Infinity
+ * (0 : Y : 0) gives (0, 0, 0), which jdbl_ct keeps. */
+static inline void EC_FN(pdbl_jac_ct)(tabai_ec_point *r) {
+    EC_FN(fe) al, yz, t, be, u;
+#if !EC_AZERO
+    F_SUB(al, r->x, r->z);
+    F_ADD(u, r->x, r->z);
+    F_MUL(al, al, u);
 #else
+    F_SQR(al, r->x);
+#endif
+    F_ADD(u, al, al);
+    F_ADD(al, u, al);
+    F_MUL(yz, r->y, r->z);
+    F_MUL(t, r->y, yz);
+    F_MUL(be, r->x, t);
+    F_ADD(r->z, yz, yz);
+    F_ADD(be, be, be);
+    F_ADD(be, be, be);
+    F_SQR(t, t);
+    EC_FN(jdbl_tail)(r, al, be, t);
+}
+
 /* r = 32 r, constant time, for the windows of mul: the five doublings in Jacobian
- * coordinates (dbl-2001-b, 3M + 5S against the complete formula's 8M + 3S; exception-free on
- * a prime-order curve, see jdbl_ct) between two changes of coordinates: projective (X : Y : Z)
- * is Jacobian (X Z, Y Z^2, Z), and Jacobian (X, Y, Z) is projective (X Z, Y, Z^3); 2M + 1S
- * each. Infinity (Z = 0) comes back as (0 : 0 : 0), so Y is set to 1 under a mask. The
- * additions stay the complete ones. */
+ * coordinates (dbl-2001-b, 3M + 5S against the complete formula's 8M + 3S; dbl-2009-l, 2M + 5S,
+ * for a = 0; exception-free on a prime-order curve, see jdbl_ct), the first one from the
+ * projective input (pdbl_jac_ct), the result brought back to projective: Jacobian (X, Y, Z)
+ * is projective (X Z, Y, Z^3), 2M + 1S. Infinity (Z = 0) comes back as (0 : 0 : 0), so Y is
+ * set to 1 under a mask. The additions stay the complete ones. */
 static void EC_FN(dbl5_ct)(const tabai_ec_ctx *x, tabai_ec_point *r) {
     EC_FN(fe) zz;
-    F_SQR(zz, r->z);
-    F_MUL(r->x, r->x, r->z);
-    F_MUL(r->y, r->y, zz);
-    for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
+    EC_FN(pdbl_jac_ct)(r);
+    for (int j = 1; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
     F_SQR(zz, r->z);
     F_MUL(r->x, r->x, r->z);
     F_MUL(r->z, zz, r->z);
@@ -334,29 +378,79 @@ static void EC_FN(dbl5_ct)(const tabai_ec_ctx *x, tabai_ec_point *r) {
     tabai_wipe(zz, sizeof zz);
 }
 
-/* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations, the
- * doublings by dbl5_ct). */
-static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
-                       const tabai_ec_point *p) {
-    tabai_ec_point tab[TABAI_EC_TAB], acc, t;
+#if EC_GLV
+/* k P = k1 P + k2 lambda(P) (point.c's mul_glv_ct, inlined field operations, the doublings
+ * by dbl5_ct); the tables read by read_proj with scan (NULL: scan_proj). */
+static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                            const tabai_ec_point *p, tabai_mb_scan_fn scan) {
+    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t;
+    uint64_t k1[4], k2[4], s1, s2, neg, abs;
+    uint64_t pt[(TABAI_EC_TAB + 1) * EC_SW], pt2[(TABAI_EC_TAB + 1) * EC_SW];
+    tabai_ec_glv_split(x, k, k1, k2, &s1, &s2);
     EC_FN(odd_table)(x, tab, p);
+    for (int j = 0; j < TABAI_EC_TAB; j++) {
+        tab2[j] = tab[j];
+        F_MUL(tab2[j].x, tab[j].x, x->c->beta_m);
+    }
+    if (scan) EC_FN(pack_proj)(x, pt, tab), EC_FN(pack_proj)(x, pt2, tab2);
+    size_t w = tabai_ec_booth_windows(TABAI_EC_GLV_BITS);
+    EC_FN(point_inf)(x, &acc);
+    for (size_t i = w; i-- > 0;) {
+        if (i + 1 < w) EC_FN(dbl5_ct)(x, &acc);
+        tabai_ec_booth_digit(k1, 4, i, &neg, &abs);
+        EC_FN(read_proj)(x, &t, tab, pt, scan, abs);
+        EC_FN(point_cneg)(&t, neg ^ s1);
+        EC_FN(point_add)(x, &acc, &acc, &t);
+        tabai_ec_booth_digit(k2, 4, i, &neg, &abs);
+        EC_FN(read_proj)(x, &t, tab2, pt2, scan, abs);
+        EC_FN(point_cneg)(&t, neg ^ s2);
+        EC_FN(point_add)(x, &acc, &acc, &t);
+    }
+    *r = acc;
+    tabai_wipe(tab, sizeof tab), tabai_wipe(tab2, sizeof tab2);
+    if (scan) tabai_wipe(pt, sizeof pt), tabai_wipe(pt2, sizeof pt2);
+    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
+    tabai_wipe(k1, sizeof k1), tabai_wipe(k2, sizeof k2);
+    s1 = s2 = neg = abs = 0;
+}
+#else
+/* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations, the
+ * doublings by dbl5_ct); the table read by read_proj with scan (NULL: scan_proj). */
+static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                            const tabai_ec_point *p, tabai_mb_scan_fn scan) {
+    tabai_ec_point tab[TABAI_EC_TAB], acc, t;
+    uint64_t pt[(TABAI_EC_TAB + 1) * EC_SW];
+    EC_FN(odd_table)(x, tab, p);
+    if (scan) EC_FN(pack_proj)(x, pt, tab);
     size_t w = tabai_ec_booth_windows(x->c->qbits);
     uint64_t neg, abs;
     tabai_ec_booth_digit(k, EC_N, w - 1, &neg, &abs);
-    EC_FN(scan_proj)(x, &acc, tab, abs);
+    EC_FN(read_proj)(x, &acc, tab, pt, scan, abs);
     EC_FN(point_cneg)(&acc, neg);
     for (size_t i = w - 1; i-- > 0;) {
         EC_FN(dbl5_ct)(x, &acc);
         tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
-        EC_FN(scan_proj)(x, &t, tab, abs);
+        EC_FN(read_proj)(x, &t, tab, pt, scan, abs);
         EC_FN(point_cneg)(&t, neg);
         EC_FN(point_add)(x, &acc, &acc, &t);
     }
     *r = acc;
     tabai_wipe(tab, sizeof tab);
+    if (scan) tabai_wipe(pt, sizeof pt);
     tabai_wipe(&acc, sizeof acc);
     tabai_wipe(&t, sizeof t);
     neg = abs = 0;
+}
+#endif
+static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                       const tabai_ec_point *p) {
+    EC_FN(mul_scan)(x, r, k, p, NULL);
+}
+#if defined(EC_IMPL7_NAME) || defined(EC_IMPL7_AVX2_NAME)
+/* the tiers from avx2 up: the table read by the AVX2 scan */
+static void EC_FN(mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                            const tabai_ec_point *p) {
+    EC_FN(mul_scan)(x, r, k, p, tabai_mb_scan_avx2);
 }
 #endif
 
@@ -457,16 +551,8 @@ static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
     F_SUB(r->z, t, a);
     F_ADD(c, c, c);
     F_ADD(c, c, c);
-    F_SQR(t, d);
-    F_SUB(t, t, c);
-    F_SUB(r->x, t, c);
-    F_SUB(c, c, r->x);
-    F_MUL(c, d, c);
     F_SQR(b, b);
-    F_ADD(b, b, b);
-    F_ADD(b, b, b);
-    F_ADD(b, b, b);
-    F_SUB(r->y, c, b);
+    EC_FN(jdbl_tail)(r, d, c, b);
 #else /* dbl-2009-l: 2M + 5S */
     F_SQR(a, p->x);
     F_SQR(b, p->y);
@@ -480,15 +566,7 @@ static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
     F_ADD(e, e, a);
     F_MUL(t, p->y, p->z);
     F_ADD(r->z, t, t);
-    F_SQR(t, e);
-    F_SUB(t, t, d);
-    F_SUB(r->x, t, d);
-    F_SUB(d, d, r->x);
-    F_MUL(d, e, d);
-    F_ADD(c, c, c);
-    F_ADD(c, c, c);
-    F_ADD(c, c, c);
-    F_SUB(r->y, d, c);
+    EC_FN(jdbl_tail)(r, e, d, c);
 #endif
 }
 
@@ -760,13 +838,13 @@ const tabai_ec_impl EC_IMPL_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_
                                     EC_API(mul_base),  EC_API(mul2_vartime), EC_API(fe_mul),
                                     EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
 #ifdef EC_IMPL7_NAME
-const tabai_ec_impl EC_IMPL7_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul),
+const tabai_ec_impl EC_IMPL7_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul_avx2),
                                      EC_API(mul_base7), EC_API(mul2_vartime), EC_API(fe_mul),
                                      EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
 #endif
 #ifdef EC_IMPL7_AVX2_NAME
 const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
-    EC_API(point_add),      EC_API(point_dbl),    EC_API(mul),
+    EC_API(point_add),      EC_API(point_dbl),    EC_API(mul_avx2),
     EC_API(mul_base7_avx2), EC_API(mul2_vartime), EC_API(fe_mul),
     EC_API(fe_sqr),         EC_API(fe_add),       EC_API(fe_sub)};
 #endif
@@ -778,3 +856,4 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef EC_FORM
 #undef EC_B
 #undef EC_API
+#undef EC_SW
