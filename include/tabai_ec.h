@@ -108,7 +108,7 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdh(tabai_curve c, uint8_
  *  3.6, for fresh randomness mixed into the nonce. digest: any length; its leftmost bits
  *  (as many as n has) are used (bits2int). flags: TABAI_ECDSA_LOW_S.
  *  Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL, TABAI_ERR_SCALAR, TABAI_ERR_KERNEL (hash
- *  unknown, or the hash library failed), TABAI_ERR_ALLOC (extra longer than 128 bytes and
+ *  unknown, or 64 nonce candidates in a row out of [1, n-1]), TABAI_ERR_ALLOC (extra longer than 128 bytes and
  *  its buffer could not be allocated). Time: constant in sk and k. */
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_sign_digest(
     tabai_curve c, uint8_t *sig, const uint8_t *sk, const uint8_t *digest, size_t digest_len,

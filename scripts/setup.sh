@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # clang-format (with clang-format-diff) for make lint; ruff comes with requirements-dev.txt
-for pkg in build-essential cmake ninja-build libgmp-dev libssl-dev openssl valgrind python3-venv \
-  clang libclang-rt-14-dev libsecp256k1-dev clang-format; do
+for pkg in build-essential cmake ninja-build pkg-config nettle-dev libgmp-dev libssl-dev openssl \
+  valgrind python3-venv clang libclang-rt-14-dev libsecp256k1-dev clang-format; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

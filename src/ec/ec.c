@@ -1,10 +1,11 @@
 /* The public API of tabai_ec.h for the short-Weierstrass curves: curves, keys, ECDH
  * (SEC 1 v2 3.3.1), ECDSA (FIPS 186-5 6.4, nonces by RFC 6979) and point arithmetic. */
 #include <errno.h>
+#include <nettle/hmac.h>
+#include <nettle/nettle-meta.h>
+#include <nettle/sha2.h>
+#include <nettle/sha3.h>
 #include <pthread.h>
-#include <openssl/core_names.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <sys/random.h>
@@ -297,68 +298,58 @@ static void reduce_once(const tabai_ec_curve *c, uint64_t *r) {
     tabai_cmov_n(r, bw, r, t, c->n);
 }
 
-/* OpenSSL's name of a hash. */
-static const char *hash_name(tabai_hash h) {
+/* Nettle's description of a hash (nettle-meta.h). */
+static const struct nettle_hash *hash_alg(tabai_hash h) {
     switch (h) {
-    case TABAI_HASH_SHA224: return "SHA2-224";
-    case TABAI_HASH_SHA256: return "SHA2-256";
-    case TABAI_HASH_SHA384: return "SHA2-384";
-    case TABAI_HASH_SHA512: return "SHA2-512";
-    case TABAI_HASH_SHA512_224: return "SHA2-512/224";
-    case TABAI_HASH_SHA512_256: return "SHA2-512/256";
-    case TABAI_HASH_SHA3_224: return "SHA3-224";
-    case TABAI_HASH_SHA3_256: return "SHA3-256";
-    case TABAI_HASH_SHA3_384: return "SHA3-384";
-    case TABAI_HASH_SHA3_512: return "SHA3-512";
+    case TABAI_HASH_SHA224: return &nettle_sha224;
+    case TABAI_HASH_SHA256: return &nettle_sha256;
+    case TABAI_HASH_SHA384: return &nettle_sha384;
+    case TABAI_HASH_SHA512: return &nettle_sha512;
+    case TABAI_HASH_SHA512_224: return &nettle_sha512_224;
+    case TABAI_HASH_SHA512_256: return &nettle_sha512_256;
+    case TABAI_HASH_SHA3_224: return &nettle_sha3_224;
+    case TABAI_HASH_SHA3_256: return &nettle_sha3_256;
+    case TABAI_HASH_SHA3_384: return &nettle_sha3_384;
+    case TABAI_HASH_SHA3_512: return &nettle_sha3_512;
     }
     return NULL;
 }
 
-/* RFC 6979 3.2 HMAC_DRBG state; HMAC is OpenSSL's (EVP_MAC "HMAC", fetched once per
- * process, one context per signature) over a message assembled in buf
+/* Room for the context of any hash of hash_alg (SHA3-224's, with the largest block, is the
+ * largest). */
+typedef union hash_ctx {
+    struct sha256_ctx sha256;
+    struct sha512_ctx sha512;
+    struct sha3_224_ctx sha3;
+} hash_ctx;
+
+/* RFC 6979 3.2 HMAC_DRBG state; HMAC is Nettle's (hmac.h, RFC 2104 over the hash's
+ * nettle_hash: the keyed inner and outer states are kept, so a message under the same key
+ * costs its own blocks and one outer block) over a message assembled in buf
  * (V || sep || int2octets(x) || bits2octets(h1) || extra: at most 64 + 1 + 2 * 66 + extra). */
 typedef struct drbg {
-    EVP_MAC_CTX *mac;
+    const struct nettle_hash *hash;
+    hash_ctx outer, inner, state;
     size_t hlen;
-    int keyed; /* mac holds the key K (its padded states): an init without a key reuses them */
+    int keyed; /* outer, inner hold the key K: the next MAC reuses them */
     uint8_t K[64], V[64];
     uint8_t *buf;
 } drbg;
 
-static EVP_MAC *hmac_alg;
-static pthread_once_t hmac_once = PTHREAD_ONCE_INIT;
-static void hmac_fetch(void) { hmac_alg = EVP_MAC_fetch(NULL, "HMAC", NULL); }
-
-/* A context for HMAC with hash h: the digest set by a first init (OpenSSL 3.0 sets the key
- * of an init before its parameters, so every later init carries the key alone). */
-static int drbg_open(drbg *g, const char *digest) {
-    pthread_once(&hmac_once, hmac_fetch);
-    if (!hmac_alg || !(g->mac = EVP_MAC_CTX_new(hmac_alg))) return 0;
-    OSSL_PARAM ps[2];
-    ps[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest, 0);
-    ps[1] = OSSL_PARAM_construct_end();
-    if (!EVP_MAC_init(g->mac, g->K, sizeof g->K, ps)) return 0;
-    g->hlen = EVP_MAC_CTX_get_mac_size(g->mac);
-    return g->hlen >= 1 && g->hlen <= 64;
-}
-
-/* out = HMAC_K(msg[len]) (out may be V). Returns 1 on success. */
-static int drbg_hmac(drbg *g, uint8_t *out, const uint8_t *msg, size_t len) {
-    size_t ol = 0;
-    uint8_t t[EVP_MAX_MD_SIZE];
-    if (!EVP_MAC_init(g->mac, g->keyed ? NULL : g->K, g->keyed ? 0 : g->hlen, NULL) ||
-        !EVP_MAC_update(g->mac, msg, len) || !EVP_MAC_final(g->mac, t, &ol, sizeof t) ||
-        ol != g->hlen)
-        return 0;
+/* out = HMAC_K(msg[len]) (out may be V or K; writing K drops the keyed states). */
+static void drbg_hmac(drbg *g, uint8_t *out, const uint8_t *msg, size_t len) {
+    uint8_t t[64];
+    if (!g->keyed) hmac_set_key(&g->outer, &g->inner, &g->state, g->hash, g->hlen, g->K);
+    hmac_update(&g->state, g->hash, len, msg);
+    hmac_digest(&g->outer, &g->inner, &g->state, g->hash, g->hlen, t);
     g->keyed = out != g->K;
     memcpy(out, t, g->hlen);
     tabai_wipe(t, sizeof t);
-    return 1;
 }
 
 /* K = HMAC_K(V || sep || x || h || extra); V = HMAC_K(V) (x, h, extra may be absent). */
-static int drbg_step(drbg *g, uint8_t sep, const uint8_t *xo, const uint8_t *ho, size_t Ln,
-                     const uint8_t *extra, size_t extra_len) {
+static void drbg_step(drbg *g, uint8_t sep, const uint8_t *xo, const uint8_t *ho, size_t Ln,
+                      const uint8_t *extra, size_t extra_len) {
     size_t l = 0;
     memcpy(g->buf, g->V, g->hlen);
     l += g->hlen;
@@ -370,23 +361,22 @@ static int drbg_step(drbg *g, uint8_t sep, const uint8_t *xo, const uint8_t *ho,
         if (extra_len) memcpy(g->buf + l, extra, extra_len);
         l += extra_len;
     }
-    int ok = drbg_hmac(g, g->K, g->buf, l) && drbg_hmac(g, g->V, g->V, g->hlen);
+    drbg_hmac(g, g->K, g->buf, l);
+    drbg_hmac(g, g->V, g->V, g->hlen);
     tabai_wipe(g->buf, l);
-    return ok;
 }
 
 /* The next candidate T (RFC 6979 3.2 h): k = bits2int(T) into k[L9]. */
-static int drbg_next(drbg *g, const tabai_ec_curve *c, uint64_t *k) {
+static void drbg_next(drbg *g, const tabai_ec_curve *c, uint64_t *k) {
     uint8_t t[144];
     size_t tl = 0, need = scalar_bytes(c);
     while (tl < need) {
-        if (!drbg_hmac(g, g->V, g->V, g->hlen)) return 0;
+        drbg_hmac(g, g->V, g->V, g->hlen);
         memcpy(t + tl, g->V, g->hlen);
         tl += g->hlen;
     }
     bits2int(c, k, t, tl);
     tabai_wipe(t, sizeof t);
-    return 1;
 }
 
 static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, const uint64_t *d,
@@ -398,8 +388,8 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
     tabai_ec_point R;
     tabai_status st = TABAI_ERR_FAULT;
     for (int tries = 0; tries < 64; tries++) {
-        if (tries && !drbg_step(g, 0, NULL, NULL, Ln, NULL, 0)) break; /* RFC 6979 3.2 h.3 */
-        if (!drbg_next(g, c, k)) break;
+        if (tries) drbg_step(g, 0, NULL, NULL, Ln, NULL, 0); /* RFC 6979 3.2 h.3 */
+        drbg_next(g, c, k);
         uint64_t ok = tabai_lt_n(k, c->q, n) & (1 ^ fe_is_zero(k, n));
         if (!tabai_declassify(ok)) continue; /* public: only that a candidate was dropped */
         tabai_ec_mul_base_ct(x, &R, k);
@@ -438,8 +428,8 @@ static tabai_status nonce_first(const tabai_ec_curve *c, drbg *g, uint64_t *kout
     uint64_t k[L9];
     tabai_status st = TABAI_ERR_FAULT;
     for (int tries = 0; tries < 64; tries++) {
-        if (tries && !drbg_step(g, 0, NULL, NULL, Ln, NULL, 0)) break;
-        if (!drbg_next(g, c, k)) break;
+        if (tries) drbg_step(g, 0, NULL, NULL, Ln, NULL, 0);
+        drbg_next(g, c, k);
         if (tabai_declassify(tabai_lt_n(k, c->q, c->n) & (1 ^ fe_is_zero(k, c->n)))) {
             memcpy(kout, k, c->n * 8);
             st = TABAI_OK;
@@ -460,8 +450,8 @@ static tabai_status sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t *sk,
     if (!c) return TABAI_ERR_CURVE;
     if ((!sig && !kout) || !sk || (!digest && digest_len) || (!extra && extra_len))
         return TABAI_ERR_NULL;
-    const char *hn = hash_name(h);
-    if (!hn) return TABAI_ERR_KERNEL;
+    const struct nettle_hash *ha = hash_alg(h);
+    if (!ha) return TABAI_ERR_KERNEL;
     tabai_ec_ctx x;
     tabai_ec_ctx_init(&x, c);
     size_t n = c->n, Ln = scalar_bytes(c);
@@ -475,28 +465,24 @@ static tabai_status sign_digest(tabai_curve cv, uint8_t *sig, const uint8_t *sk,
     uint8_t small[64 + 1 + 2 * 66 + 128], xo[72], ho[72];
     size_t blen = 64 + 1 + 2 * 66 + extra_len;
     g.buf = blen <= sizeof small ? small : malloc(blen);
-    if (!g.buf || !drbg_open(&g, hn)) {
-        tabai_status st = g.buf ? TABAI_ERR_KERNEL : TABAI_ERR_ALLOC;
-        if (g.buf && g.buf != small) free(g.buf);
-        EVP_MAC_CTX_free(g.mac);
+    if (!g.buf) {
         tabai_wipe(d, sizeof d);
-        return st;
+        return TABAI_ERR_ALLOC;
     }
+    g.hash = ha;
+    g.hlen = ha->digest_size;
     /* RFC 6979 3.2 a-f: h1 = digest; V = 0x01 0x01 ..., K = 0x00 0x00 ...; two steps */
     bits2int(c, e, digest, digest_len);
     reduce_once(c, e);
     tabai_ec_to_bytes(xo, Ln, d, n);
     tabai_ec_to_bytes(ho, Ln, e, n);
     memset(g.V, 1, g.hlen);
-    tabai_status st = TABAI_ERR_KERNEL;
-    if (drbg_step(&g, 0, xo, ho, Ln, extra, extra_len) &&
-        drbg_step(&g, 1, xo, ho, Ln, extra, extra_len)) {
-        st = kout ? nonce_first(c, &g, kout) : sign_with(&x, &g, sig, d, e, flags);
-        if (kout && st == TABAI_OK) memcpy(dout, d, n * 8), memcpy(eout, e, n * 8);
-        if (st == TABAI_ERR_FAULT) st = TABAI_ERR_KERNEL; /* the HMAC failed */
-    }
+    drbg_step(&g, 0, xo, ho, Ln, extra, extra_len);
+    drbg_step(&g, 1, xo, ho, Ln, extra, extra_len);
+    tabai_status st = kout ? nonce_first(c, &g, kout) : sign_with(&x, &g, sig, d, e, flags);
+    if (kout && st == TABAI_OK) memcpy(dout, d, n * 8), memcpy(eout, e, n * 8);
+    if (st == TABAI_ERR_FAULT) st = TABAI_ERR_KERNEL; /* 64 candidates rejected */
     if (g.buf != small) free(g.buf);
-    EVP_MAC_CTX_free(g.mac);
     tabai_wipe(&g, sizeof g);
     tabai_wipe(small, sizeof small);
     tabai_wipe(xo, sizeof xo);

@@ -42,7 +42,7 @@ endforeach()
 add_library(tabai_ctime STATIC ${_ctime_files})
 target_include_directories(tabai_ctime PUBLIC ${PROJECT_SOURCE_DIR}/include
   PRIVATE ${VALGRIND_INCLUDE_DIR})
-target_link_libraries(tabai_ctime PUBLIC OpenSSL::Crypto Threads::Threads)
+target_link_libraries(tabai_ctime PUBLIC PkgConfig::NETTLE Threads::Threads)
 # the release code: without TABAI_VERIFY, whose assertions may branch on secrets
 target_compile_definitions(tabai_ctime PRIVATE TABAI_CTIME_DECLASSIFY=1
   $<FILTER:$<TARGET_PROPERTY:tabai_objects,COMPILE_DEFINITIONS>,EXCLUDE,^TABAI_VERIFY>)
