@@ -1230,7 +1230,7 @@ static nb::bytes ec_sign_digest(int c, nb::bytes sk, nb::bytes digest, int hash,
                                     (tabai_hash)hash, ex, exlen, flags);
     }
     if (s == TABAI_ERR_KERNEL)
-        throw nb::value_error("sign(): unknown hash id, or the hash library failed");
+        throw nb::value_error("sign(): unknown hash id (or 64 nonce candidates in a row rejected)");
     check(s, "sign");
     return mkbytes(sig.data(), sig.size());
 }
@@ -1328,7 +1328,7 @@ static nb::list ec_sign_batch(int c, const std::vector<nb::bytes> &sks,
     }
     for (size_t i = 0; i < count; i++)
         if (st[i] == TABAI_ERR_KERNEL)
-            throw nb::value_error("sign_batch(): unknown hash id, or the hash library failed");
+            throw nb::value_error("sign_batch(): unknown hash id (or 64 nonce candidates in a row rejected)");
     return ec_outputs(st, buf, 2 * Ln);
 }
 
