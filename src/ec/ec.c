@@ -5,7 +5,6 @@
 #include <nettle/nettle-meta.h>
 #include <nettle/sha2.h>
 #include <nettle/sha3.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <sys/random.h>
@@ -322,6 +321,10 @@ typedef union hash_ctx {
     struct sha512_ctx sha512;
     struct sha3_224_ctx sha3;
 } hash_ctx;
+_Static_assert(sizeof(struct sha3_256_ctx) <= sizeof(hash_ctx) &&
+                   sizeof(struct sha3_384_ctx) <= sizeof(hash_ctx) &&
+                   sizeof(struct sha3_512_ctx) <= sizeof(hash_ctx),
+               "hash_ctx holds the context of every hash of hash_alg");
 
 /* RFC 6979 3.2 HMAC_DRBG state; HMAC is Nettle's (hmac.h, RFC 2104 over the hash's
  * nettle_hash: the keyed inner and outer states are kept, so a message under the same key
