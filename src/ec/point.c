@@ -619,7 +619,7 @@ static void jadd_vartime(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_e
 
 /* Width-w NAF digits of k[n] (public), least significant first: odd digits in
  * (-2^(w-1), 2^(w-1)) or 0, at most one non-zero digit in any w consecutive ones; returns
- * their count (at most 64 n + 1). 2 <= w <= 8. */
+ * their count (at most 64 n + 1). 2 <= w <= 14 (digits in int16_t). */
 size_t tabai_ec_wnaf_vartime(int16_t *naf, const uint64_t *k, size_t n, unsigned w) {
     /* a scan over the bits (as libsecp256k1's ecmult_wnaf): a position whose bit equals the
      * carry gives a 0 digit; elsewhere the next w bits plus the carry are an odd word, taken

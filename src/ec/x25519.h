@@ -10,6 +10,10 @@
  * little-endian), without the all-zero check. k: the scalar, already clamped; u: the top bit
  * is ignored. Constant time in k and u. */
 void tabai_x25519_ladder_n4_bmi2(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+/* out[32] = x2 / z2 mod p, fully reduced, little-endian: the end of the bmi2 and ifma ladders
+ * (z2 reduced, inverted by tabai_fe25519_invert_safegcd_n4, one product). x2, z2: any value in
+ * [0, 2^256); z2 = 0 mod p gives 0. Constant time. */
+void tabai_x25519_affine_n4_bmi2(uint8_t out[32], const uint64_t x2[4], const uint64_t z2[4]);
 
 /* The field operations, exposed for the differential tests. r may alias the inputs. */
 void tabai_fe25519_mul_n4_bmi2(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);

@@ -439,14 +439,22 @@ void tabai_x25519_ladder_n4_bmi2(uint8_t out[32], const uint8_t k[32], const uin
     uint64_t m = tabai_mask(swap);
     fe4_cswap(st->x2, st->x3, m);
     fe4_cswap(st->z2, st->z3, m);
-    uint8_t zb[32];
-    fe4_to_bytes(zb, st->z2); /* safegcd takes z2 < p */
-    memcpy(st->z2, zb, sizeof zb);
-    tabai_wipe(zb, sizeof zb);
-    tabai_fe25519_invert_safegcd_n4(st->z2, st->z2);
-    fe4_mul(st->x2, st->x2, st->z2);
-    fe4_to_bytes(out, st->x2);
+    tabai_x25519_affine_n4_bmi2(out, st->x2, st->z2);
     tabai_wipe(st, sizeof *st);
+}
+
+void tabai_x25519_affine_n4_bmi2(uint8_t out[32], const uint64_t x2[4], const uint64_t z2[4]) {
+    struct {
+        uint64_t x[4], z[4];
+        uint8_t zb[32];
+    } f;
+    memcpy(f.x, x2, sizeof f.x);
+    fe4_to_bytes(f.zb, z2);         /* safegcd takes z2 < p */
+    memcpy(f.z, f.zb, sizeof f.zb); /* x86-64: little-endian limbs */
+    tabai_fe25519_invert_safegcd_n4(f.z, f.z);
+    fe4_mul(f.x, f.x, f.z);
+    fe4_to_bytes(out, f.x);
+    tabai_wipe(&f, sizeof f);
 }
 
 /* ---- the field operations for the differential tests (tests/c/test_fe25519.c) ----

@@ -26,9 +26,9 @@
  * RFC 7748's conditional swap is folded into the first product's operand permutations: the
  * bit s = k_t xor k_(t+1) selects the index vectors ((0 1 2 3), (0 1 1 0)) or ((2 3 0 1),
  * (2 3 3 2)) by a mask blend, so the state is never swapped; after the last step, k_0
- * selects the lanes of (x2, z2) the same way. The inversion is safegcd (src/mod/safegcd.c),
- * the last product and the final reduction the bmi2 tier's (src/ec/bmi2/x25519_bmi2.c): the
- * ifma tier implies BMI2 and ADX.
+ * selects the lanes of (x2, z2) the same way. x2 / z2 is the bmi2 tier's
+ * (tabai_x25519_affine_n4_bmi2: safegcd, one product, the final reduction): the ifma tier
+ * implies BMI2 and ADX.
  *
  * Layout of the step after Hisil, Egrioglu, Kocak, "Fast 4-way vectorized ladder for the
  * complete set of Montgomery curves" (2020) and Nath, Sarkar, "Efficient 4-way
@@ -236,7 +236,6 @@ void tabai_x25519_ladder_r51n5_ifma(uint8_t out[32], const uint8_t k[32], const 
     fe_carry(V);
     struct {
         uint64_t d[5][4], xd[5], zd[5], x2[4], z2[4];
-        uint8_t zb[32];
     } f;
 #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) _mm256_storeu_si256((v4 *)f.d[i], V[i]);
@@ -248,11 +247,7 @@ void tabai_x25519_ladder_r51n5_ifma(uint8_t out[32], const uint8_t k[32], const 
     }
     fe_to_n4(f.x2, f.xd);
     fe_to_n4(f.z2, f.zd);
-    tabai_fe25519_to_bytes_n4_bmi2(f.zb, f.z2);
-    memcpy(f.z2, f.zb, sizeof f.zb); /* x86-64: little-endian limbs */
-    tabai_fe25519_invert_safegcd_n4(f.z2, f.z2);
-    tabai_fe25519_mul_n4_bmi2(f.x2, f.x2, f.z2);
-    tabai_fe25519_to_bytes_n4_bmi2(out, f.x2);
+    tabai_x25519_affine_n4_bmi2(out, f.x2, f.z2);
     tabai_wipe(&f, sizeof f);
     tabai_wipe(V, sizeof V);
 }
