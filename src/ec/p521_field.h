@@ -146,4 +146,13 @@ TABAI_INLINE void p521_r58_sub(uint64_t *r, const uint64_t *a, const uint64_t *b
     p521_r58_carry(r);
 }
 
+/* r = a / 2 mod p, loosely reduced (r may alias): each limb shifted right by one, the bit
+ * shifted out of limb i + 1 entering limb i at bit 57 and limb 0's at bit 520 (2^-1 = 2^520
+ * mod p); limbs below 2^58 + 2^7 give limbs below 2^58 + 2^6 */
+TABAI_INLINE void p521_r58_half(uint64_t *r, const uint64_t *a) {
+    uint64_t b0 = a[0] & 1;
+    _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) r[i] = (a[i] >> 1) + ((a[i + 1] & 1) << 57);
+    r[8] = (a[8] >> 1) + (b0 << 56);
+}
+
 #endif
