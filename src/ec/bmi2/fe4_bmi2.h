@@ -105,52 +105,53 @@ TABAI_INLINE void fe4_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b
     r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
 }
 
-/* (t0..t7) = a[4]^2: the triangle a_i a_j (i < j) once, doubled, plus the squares a_i^2
- * (mulx leaves the flags alone, so the products interleave with the carry chain). Scratch
- * %[x] %[y] %[u]. */
-#define FE4_SQR_WIDE                                                                          \
-    "movq 0(%[a]), %%rdx\n\t"                                                                 \
-    "mulxq 8(%[a]), %[t1], %[t2]\n\t"                                                         \
-    "mulxq 16(%[a]), %[x], %[t3]\n\t"                                                         \
-    "addq %[x], %[t2]\n\t"                                                                    \
-    "mulxq 24(%[a]), %[x], %[t4]\n\t"                                                         \
-    "adcq %[x], %[t3]\n\t"                                                                    \
-    "adcq $0, %[t4]\n\t"                                                                      \
-    "movq 8(%[a]), %%rdx\n\t"                                                                 \
-    "mulxq 16(%[a]), %[x], %[y]\n\t"                                                          \
-    "mulxq 24(%[a]), %[u], %[t5]\n\t"                                                         \
-    "addq %[x], %[t3]\n\t"                                                                    \
-    "adcq %[y], %[t4]\n\t"                                                                    \
-    "adcq $0, %[t5]\n\t"                                                                      \
-    "addq %[u], %[t4]\n\t"                                                                    \
-    "adcq $0, %[t5]\n\t"                                                                      \
-    "movq 16(%[a]), %%rdx\n\t"                                                                \
-    "mulxq 24(%[a]), %[x], %[t6]\n\t"                                                         \
-    "addq %[x], %[t5]\n\t"                                                                    \
-    "adcq $0, %[t6]\n\t"                                                                      \
-    "xorl %k[t7], %k[t7]\n\t"                                                                 \
-    "addq %[t1], %[t1]\n\t"                                                                   \
-    "adcq %[t2], %[t2]\n\t"                                                                   \
-    "adcq %[t3], %[t3]\n\t"                                                                   \
-    "adcq %[t4], %[t4]\n\t"                                                                   \
-    "adcq %[t5], %[t5]\n\t"                                                                   \
-    "adcq %[t6], %[t6]\n\t"                                                                   \
-    "adcq $0, %[t7]\n\t"                                                                      \
-    "movq 0(%[a]), %%rdx\n\t"                                                                 \
-    "mulxq %%rdx, %[t0], %[x]\n\t"                                                            \
-    "movq 8(%[a]), %%rdx\n\t"                                                                 \
-    "mulxq %%rdx, %[u], %[y]\n\t"                                                             \
-    "addq %[x], %[t1]\n\t"                                                                    \
-    "adcq %[u], %[t2]\n\t"                                                                    \
-    "adcq %[y], %[t3]\n\t"                                                                    \
-    "movq 16(%[a]), %%rdx\n\t"                                                                \
-    "mulxq %%rdx, %[u], %[y]\n\t"                                                             \
-    "adcq %[u], %[t4]\n\t"                                                                    \
-    "adcq %[y], %[t5]\n\t"                                                                    \
-    "movq 24(%[a]), %%rdx\n\t"                                                                \
-    "mulxq %%rdx, %[u], %[y]\n\t"                                                             \
-    "adcq %[u], %[t6]\n\t"                                                                    \
-    "adcq %[y], %[t7]\n\t"
+/* (t0..t7) = a^2 for a's limbs in registers %[a0]..%[a3]: the triangle a_i a_j (i < j)
+ * once, then one pass doubling it on the CF chain (adcx) while the squares a_i^2 enter on the
+ * OF chain (adox). Scratch %[x]; a1..a3 are overwritten (each by its square's high half),
+ * a0 is kept. */
+#define FE4_SQR_WIDE                                                                               \
+    "movq %[a0], %%rdx\n\t"                                                                        \
+    "mulxq %[a1], %[t1], %[t2]\n\t"                                                                \
+    "mulxq %[a2], %[x], %[t3]\n\t"                                                                 \
+    "addq %[x], %[t2]\n\t"                                                                         \
+    "mulxq %[a3], %[x], %[t4]\n\t"                                                                 \
+    "adcq %[x], %[t3]\n\t"                                                                         \
+    "adcq $0, %[t4]\n\t"                                                                           \
+    "movq %[a1], %%rdx\n\t"                                                                        \
+    "mulxq %[a2], %[x], %[t7]\n\t"                                                                 \
+    "mulxq %[a3], %[t0], %[t5]\n\t"                                                                \
+    "addq %[x], %[t3]\n\t"                                                                         \
+    "adcq %[t7], %[t4]\n\t"                                                                        \
+    "adcq $0, %[t5]\n\t"                                                                           \
+    "addq %[t0], %[t4]\n\t"                                                                        \
+    "adcq $0, %[t5]\n\t"                                                                           \
+    "movq %[a2], %%rdx\n\t"                                                                        \
+    "mulxq %[a3], %[x], %[t6]\n\t"                                                                 \
+    "addq %[x], %[t5]\n\t"                                                                         \
+    "adcq $0, %[t6]\n\t"                                                                           \
+    "movq %[a0], %%rdx\n\t"                                                                        \
+    "mulxq %%rdx, %[t0], %[x]\n\t"                                                                 \
+    "xorl %k[t7], %k[t7]\n\t"                                                                      \
+    "adcxq %[t1], %[t1]\n\t"                                                                       \
+    "adoxq %[x], %[t1]\n\t"                                                                        \
+    "movq %[a1], %%rdx\n\t"                                                                        \
+    "mulxq %%rdx, %[x], %[a1]\n\t"                                                                 \
+    "adcxq %[t2], %[t2]\n\t"                                                                       \
+    "adoxq %[x], %[t2]\n\t"                                                                        \
+    "adcxq %[t3], %[t3]\n\t"                                                                       \
+    "adoxq %[a1], %[t3]\n\t"                                                                       \
+    "movq %[a2], %%rdx\n\t"                                                                        \
+    "mulxq %%rdx, %[x], %[a2]\n\t"                                                                 \
+    "adcxq %[t4], %[t4]\n\t"                                                                       \
+    "adoxq %[x], %[t4]\n\t"                                                                        \
+    "adcxq %[t5], %[t5]\n\t"                                                                       \
+    "adoxq %[a2], %[t5]\n\t"                                                                       \
+    "movq %[a3], %%rdx\n\t"                                                                        \
+    "mulxq %%rdx, %[x], %[a3]\n\t"                                                                 \
+    "adcxq %[t6], %[t6]\n\t"                                                                       \
+    "adoxq %[x], %[t6]\n\t"                                                                        \
+    "adcxq %[t7], %[t7]\n\t"                                                                       \
+    "adoxq %[a3], %[t7]\n\t"
 
 /* (W0..W3) += (t4..t7), the carry into %[x] (the reduced low half plus the high half) */
 #define FE4_ADD_HIGH(W0, W1, W2, W3)                                                          \
@@ -161,9 +162,9 @@ TABAI_INLINE void fe4_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b
     "adcq %[t7], %[" W3 "]\n\t"                                                               \
     "adcq $0, %[x]\n\t"
 
-#define FE4_SQR_OUTPUTS                                                                       \
-    [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),           \
-        [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [x] "=&r"(x), [y] "=&r"(y),           \
-        [u] "=&r"(u)
+#define FE4_SQR_OUTPUTS                                                                            \
+    [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),                \
+        [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [x] "=&r"(x), [a0] "+r"(a0),               \
+        [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3)
 
 #endif

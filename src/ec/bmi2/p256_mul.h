@@ -60,47 +60,44 @@ TABAI_INLINE void p256_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint6
     r[0] = c4, r[1] = c5, r[2] = c0, r[3] = c1;
 }
 
-/* one reduction step of the low half in a 4-limb window: m = W0; (W1, W2, W3, W0) =
- * (W + m p) / 2^64 (< 2^256 for W < 2^256) */
-#define P256_RED4(W0, W1, W2, W3)                                                             \
-    "movq %[" W0 "], %%rdx\n\t"                                                               \
-    "mulxq %[p3], %[u], %[y]\n\t"                                                             \
-    "movq %[" W0 "], %[x]\n\t"                                                                \
-    "shlq $32, %[x]\n\t"                                                                      \
-    "shrq $32, %[" W0 "]\n\t"                                                                 \
-    "addq %[x], %[" W1 "]\n\t"                                                                \
-    "adcq %[" W0 "], %[" W2 "]\n\t"                                                           \
-    "adcq %[u], %[" W3 "]\n\t"                                                                \
-    "movq %[y], %[" W0 "]\n\t"                                                                \
+/* one reduction step of the low half in a 4-limb window, with p's top limb in rdx and 32 in
+ * %[a0]: m = W0; (W1, W2, W3, W0) = (W + m p) / 2^64 (< 2^256 for W < 2^256); scratch
+ * %[a1] %[a2] %[a3] */
+#define P256_RED4(W0, W1, W2, W3)                                                                  \
+    "shlxq %[a0], %[" W0 "], %[a1]\n\t"                                                            \
+    "shrxq %[a0], %[" W0 "], %[a2]\n\t"                                                            \
+    "mulxq %[" W0 "], %[a3], %[" W0 "]\n\t"                                                        \
+    "addq %[a1], %[" W1 "]\n\t"                                                                    \
+    "adcq %[a2], %[" W2 "]\n\t"                                                                    \
+    "adcq %[a3], %[" W3 "]\n\t"                                                                    \
     "adcq $0, %[" W0 "]\n\t"
 
-/* r = a^2 R^-1 mod p for a < p: the square (FE4_SQR_WIDE), the low half reduced in place by
- * four steps, the high half added (the sum is below 2p), p subtracted under the borrow.
- * r may alias a. */
+/* r = a^2 R^-1 mod p for a < p: the square (FE4_SQR_WIDE, a's limbs in registers), the low
+ * half reduced in place by four steps with p's top limb kept in rdx (no move into rdx per
+ * step, shifts by shlx/shrx), the high half added (the sum is below 2p), p subtracted under
+ * the borrow. r may alias a. Thirteen registers besides rdx, so it builds with a frame
+ * pointer too. */
 TABAI_INLINE void p256_mont_sqr_bmi2(uint64_t *r, const uint64_t *a) {
-    uint64_t t0, t1, t2, t3, t4, t5, t6, t7, x, y, u;
-    __asm__(FE4_SQR_WIDE
-            P256_RED4("t0", "t1", "t2", "t3")
-            P256_RED4("t1", "t2", "t3", "t0")
-            P256_RED4("t2", "t3", "t0", "t1")
-            P256_RED4("t3", "t0", "t1", "t2")
-            FE4_ADD_HIGH("t0", "t1", "t2", "t3")
-            "movq %[t0], %[t4]\n\t"
-            "movq %[t1], %[t5]\n\t"
-            "movq %[t2], %[t6]\n\t"
-            "movq %[t3], %[t7]\n\t"
-            "subq $-1, %[t4]\n\t"
-            "sbbq %[p1], %[t5]\n\t"
-            "sbbq $0, %[t6]\n\t"
-            "sbbq %[p3], %[t7]\n\t"
-            "sbbq $0, %[x]\n\t"
-            "cmovncq %[t4], %[t0]\n\t"
-            "cmovncq %[t5], %[t1]\n\t"
-            "cmovncq %[t6], %[t2]\n\t"
-            "cmovncq %[t7], %[t3]\n\t"
+    uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], t0, t1, t2, t3, t4, t5, t6, t7, x;
+    __asm__(FE4_SQR_WIDE "movl $32, %k[a0]\n\t"
+                         "movq %[p3], %%rdx\n\t" P256_RED4("t0", "t1", "t2", "t3")
+                             P256_RED4("t1", "t2", "t3", "t0") P256_RED4("t2", "t3", "t0", "t1")
+                                 P256_RED4("t3", "t0", "t1", "t2")
+                                     FE4_ADD_HIGH("t0", "t1", "t2", "t3") "movq %[t0], %[t4]\n\t"
+                                                                          "movq %[t1], %[t5]\n\t"
+                                                                          "movq %[t2], %[t6]\n\t"
+                                                                          "movq %[t3], %[t7]\n\t"
+                                                                          "subq $-1, %[t4]\n\t"
+                                                                          "sbbq %[p1], %[t5]\n\t"
+                                                                          "sbbq $0, %[t6]\n\t"
+                                                                          "sbbq %%rdx, %[t7]\n\t"
+                                                                          "sbbq $0, %[x]\n\t"
+                                                                          "cmovncq %[t4], %[t0]\n\t"
+                                                                          "cmovncq %[t5], %[t1]\n\t"
+                                                                          "cmovncq %[t6], %[t2]\n\t"
+                                                                          "cmovncq %[t7], %[t3]\n\t"
             : FE4_SQR_OUTPUTS
-            : [a] "r"(a), [p1] "m"(P256_P[1]), [p3] "m"(P256_P[3]),
-              "m"(*(const uint64_t(*)[4])a)
+            : [p1] "m"(P256_P[1]), [p3] "m"(P256_P[3])
             : "rdx", "cc");
     r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
 }
