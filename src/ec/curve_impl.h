@@ -622,26 +622,29 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
         *r = *p;
         return;
     }
-    EC_FN(fe) z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
-    if (zg) {
-        EC_FN(fe) az;
+    /* add-2007-bl (madd-2007-bl for an affine q) with the independent products side by
+     * side (the order of curve_impl.h's other formulas, for the out-of-order window) */
+    EC_FN(fe) z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t, az, r2;
+    const uint64_t *pz = p->z;
+    if (zg) { /* q in the scaled coordinates (affine there) */
         F_MUL(az, p->z, zg);
-        F_SQR(z1z1, az);
-        F_MUL(u2, q->x, z1z1);
-        F_MUL(s2, q->y, az);
-    } else {
-        F_SQR(z1z1, p->z);
-        F_MUL(u2, q->x, z1z1);
-        F_MUL(s2, q->y, p->z);
+        pz = az;
     }
-    F_MUL(s2, s2, z1z1);
     if (q_affine) {
+        F_SQR(z1z1, pz);
+        F_MUL(s2, q->y, pz);
+        F_MUL(u2, q->x, z1z1);
+        F_MUL(s2, s2, z1z1);
         EC_FN(cpy)(u1, p->x);
         EC_FN(cpy)(s1, p->y);
     } else {
+        F_SQR(z1z1, pz);
         F_SQR(z2z2, q->z);
-        F_MUL(u1, p->x, z2z2);
+        F_MUL(s2, q->y, pz);
         F_MUL(s1, p->y, q->z);
+        F_MUL(u2, q->x, z1z1);
+        F_MUL(u1, p->x, z2z2);
+        F_MUL(s2, s2, z1z1);
         F_MUL(s1, s1, z2z2);
     }
     F_SUB(h, u2, u1);
@@ -657,33 +660,35 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
     }
     F_ADD(rr, rr, rr);
     F_ADD(i, h, h);
-    F_SQR(i, i);
-    F_MUL(j, h, i);
-    F_MUL(v, u1, i);
     if (q_affine) {
-        F_ADD(t, h, h);
-        if (zr) EC_FN(cpy)(zr, t);
-        F_MUL(r->z, p->z, t);
+        if (zr) EC_FN(cpy)(zr, i);
+        F_MUL(r->z, p->z, i);
+        F_SQR(i, i);
+        F_SQR(r2, rr);
     } else {
         F_ADD(t, p->z, q->z);
+        F_SQR(i, i);
+        F_SQR(r2, rr);
         F_SQR(t, t);
         F_SUB(t, t, z1z1);
         F_SUB(t, t, z2z2);
         F_MUL(r->z, t, h);
     }
-    F_SQR(t, rr);
-    F_SUB(t, t, j);
+    F_MUL(j, h, i);
+    F_MUL(v, u1, i);
+    F_SUB(t, r2, j);
     F_SUB(t, t, v);
     F_SUB(r->x, t, v);
+    F_MUL(s1, s1, j);
     F_SUB(t, v, r->x);
     F_MUL(t, rr, t);
-    F_MUL(s1, s1, j);
     F_ADD(s1, s1, s1);
     F_SUB(r->y, t, s1);
 }
 
 /* r = u1 G + u2 P, Jacobian, variable time (point.c's tabai_ec_mul2_vartime: u2 by a
- * width-5 NAF over P's odd multiples, u1 by a width-8 NAF over the generator's affine table,
+ * width-5 NAF over P's odd multiples, u1 by a width-TABAI_EC_VW NAF over the generator's
+ * affine table,
  * both split by the endomorphism where the curve has it). */
 static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                                 const uint64_t *u2, const tabai_ec_point *p) {
