@@ -22,9 +22,10 @@
  *                      such a field defines FE_HALF too.
  * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME (4-limb curves) or
  * EC_IMPL7_AVX2_NAME (an even EC_N) defined too, one more each whose k G reads the width-7
- * table with the AVX-512F scan kernel (tiers avx512, ifma) or the AVX2 one. Same
- * algorithms, the same results and the same constant-time rules as point.c's generic code
- * (src/ec/README.md). */
+ * table with the AVX-512F scan kernel (tiers avx512, ifma) or the AVX2 one (whose k P reads
+ * its table with the AVX2 scan too); with EC_IMPL_AVX2_NAME, one whose k P alone does (k G
+ * as EC_IMPL_NAME's: P-521, whose width-7 table would be large). Same algorithms, the same
+ * results and the same constant-time rules as point.c's generic code (src/ec/README.md). */
 #include "../cpu/mbtypes.h"
 #include "ec.h"
 #include "field.h"
@@ -473,7 +474,7 @@ static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
                        const tabai_ec_point *p) {
     EC_FN(mul_scan)(x, r, k, p, NULL);
 }
-#if defined(EC_IMPL7_NAME) || defined(EC_IMPL7_AVX2_NAME)
+#if defined(EC_IMPL7_NAME) || defined(EC_IMPL7_AVX2_NAME) || defined(EC_IMPL_AVX2_NAME)
 /* the tiers from avx2 up: the table read by the AVX2 scan */
 static void EC_FN(mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p) {
@@ -817,14 +818,26 @@ static void EC_FN(api_point_dbl)(const tabai_ec_ctx *x, tabai_ec_point *r,
     EC_FN(point_dbl)(x, &a, &a);
     EC_FN(pt_out)(r, &a);
 }
-static void EC_FN(api_mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
-                           const tabai_ec_point *p) {
+typedef void (*EC_FN(mul_fn))(const tabai_ec_ctx *, tabai_ec_point *, const uint64_t *,
+                              const tabai_ec_point *);
+static void EC_FN(api_mul_by)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                              const tabai_ec_point *p, EC_FN(mul_fn) mul) {
     tabai_ec_point a;
     EC_FN(pt_in)(&a, p);
-    EC_FN(mul)(x, &a, k, &a);
+    mul(x, &a, k, &a);
     EC_FN(pt_out)(r, &a);
     tabai_wipe(&a, sizeof a);
 }
+static void EC_FN(api_mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                           const tabai_ec_point *p) {
+    EC_FN(api_mul_by)(x, r, k, p, EC_FN(mul));
+}
+#ifdef EC_IMPL_AVX2_NAME
+static void EC_FN(api_mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                                const tabai_ec_point *p) {
+    EC_FN(api_mul_by)(x, r, k, p, EC_FN(mul_avx2));
+}
+#endif
 static void EC_FN(api_mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
     tabai_ec_point a;
     EC_FN(mul_base)(x, &a, k);
@@ -868,6 +881,11 @@ const tabai_ec_impl EC_IMPL_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_
 const tabai_ec_impl EC_IMPL7_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul_avx2),
                                      EC_API(mul_base7), EC_API(mul2_vartime), EC_API(fe_mul),
                                      EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
+#endif
+#ifdef EC_IMPL_AVX2_NAME
+const tabai_ec_impl EC_IMPL_AVX2_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul_avx2),
+                                         EC_API(mul_base),  EC_API(mul2_vartime), EC_API(fe_mul),
+                                         EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
 #endif
 #ifdef EC_IMPL7_AVX2_NAME
 const tabai_ec_impl EC_IMPL7_AVX2_NAME = {

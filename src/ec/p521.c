@@ -22,4 +22,5 @@ static const uint64_t P521_P[9] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0u
 #define FE_OUT(r, a) p521_r58_to_words(r, a)
 #define FE_IS_ZERO(a) p521_r58_is_zero(a)
 #define EC_IMPL_NAME tabai_ec_impl_p521
+#define EC_IMPL_AVX2_NAME tabai_ec_impl_p521_avx2 /* k P read by the AVX2 scan (tiers avx2 up) */
 #include "curve_impl.h"

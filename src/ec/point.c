@@ -37,7 +37,7 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     }
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
     x->impl = NULL; /* the curves' inlined point code (curve_impl.h) */
-    /* the scans of the width-7 k G table */
+    /* the scans of the width-7 k G table and of k P's table */
     const int avx512 = k->tier >= TABAI_TIER_AVX512, avx2 = k->tier >= TABAI_TIER_AVX2;
     if (c->id == TABAI_CURVE_P256)
         x->impl = avx512 ? &tabai_ec_impl_p256_avx512
@@ -53,7 +53,8 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
         x->impl = avx2   ? &tabai_ec_impl_p384_avx2
                   : bmi2 ? &tabai_ec_impl_p384_bmi2
                          : &tabai_ec_impl_p384_generic;
-    else if (c->id == TABAI_CURVE_P521) x->impl = &tabai_ec_impl_p521;
+    else if (c->id == TABAI_CURVE_P521)
+        x->impl = avx2 ? &tabai_ec_impl_p521_avx2 : &tabai_ec_impl_p521;
 }
 
 /* r = a^e in Montgomery form for a public exponent e[n] (ebits bits): fixed 4-bit windows,
