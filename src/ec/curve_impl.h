@@ -34,17 +34,17 @@ typedef uint64_t EC_FN(fe)[EC_N];
 
 /* r = a + b mod p for a, b < p: the sum, the borrow of sum - p, then p subtracted under
  * its mask. Three carry chains: a select of sum or sum - p by masks was compiled into
- * vector instructions and took about three times as long as a chain. */
+ * vector instructions and took much longer than a chain. */
 TABAI_INLINE void EC_FN(add)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t s[EC_N], t, cy = 0, bw = 0;
     _Pragma("GCC unroll 16")
     for (size_t i = 0; i < EC_N; i++) cy = tabai_adc(&s[i], a[i], b[i], cy);
-    _Pragma("GCC unroll 16") for (size_t i = 0; i < EC_N; i++) bw =
-        tabai_sbb(&t, s[i], EC_P[i], bw);
+#pragma GCC unroll 16
+    for (size_t i = 0; i < EC_N; i++) bw = tabai_sbb(&t, s[i], EC_P[i], bw);
     uint64_t m = tabai_mask(cy | (bw ^ 1)); /* s >= p: subtract p */
     bw = 0;
-    _Pragma("GCC unroll 16") for (size_t i = 0; i < EC_N; i++) bw =
-        tabai_sbb(&r[i], s[i], EC_P[i] & m, bw);
+#pragma GCC unroll 16
+    for (size_t i = 0; i < EC_N; i++) bw = tabai_sbb(&r[i], s[i], EC_P[i] & m, bw);
 }
 /* r = a - b mod p for a, b < p: the difference, then p added under the borrow's mask. */
 TABAI_INLINE void EC_FN(sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
@@ -328,7 +328,8 @@ static inline void EC_FN(read_proj)(const tabai_ec_ctx *x, tabai_ec_point *t,
 static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
 
 /* r = a / 2 mod p for a < p, p odd (constant time): a + p under the mask of a's low bit,
- * shifted right by one, the sum's carry becoming the top bit. r may alias a. */
+ * shifted right by one, the sum's carry becoming the top bit (the shifts as 128-bit ones,
+ * shrd: the compiler vectorised the or of two 64-bit shifts). r may alias a. */
 #ifdef FE_HALF
 #define F_HALF FE_HALF
 #else
@@ -337,11 +338,11 @@ static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
 #endif
 TABAI_INLINE void EC_FN(half)(uint64_t *r, const uint64_t *a) {
     uint64_t s[EC_N], m = 0 - (a[0] & 1), cy = 0;
-    _Pragma("GCC unroll 16") for (size_t i = 0; i < EC_N; i++) cy =
-        tabai_adc(&s[i], a[i], EC_P[i] & m, cy);
-    /* the shifts as 128-bit ones (shrd): the compiler vectorised the or of two shifts */
-    _Pragma("GCC unroll 16") for (size_t i = 0; i + 1 < EC_N; i++) r[i] =
-        (uint64_t)((((tabai_u128)s[i + 1] << 64) | s[i]) >> 1);
+#pragma GCC unroll 16
+    for (size_t i = 0; i < EC_N; i++) cy = tabai_adc(&s[i], a[i], EC_P[i] & m, cy);
+#pragma GCC unroll 16
+    for (size_t i = 0; i + 1 < EC_N; i++)
+        r[i] = (uint64_t)((((tabai_u128)s[i + 1] << 64) | s[i]) >> 1);
     r[EC_N - 1] = (uint64_t)((((tabai_u128)cy << 64) | s[EC_N - 1]) >> 1);
 }
 #define F_HALF EC_FN(half)
