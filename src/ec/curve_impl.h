@@ -378,15 +378,14 @@ static inline void EC_FN(pdbl_jac_ct)(tabai_ec_point *r) {
     F_SQR(al, r->x);
 #endif
     F_MUL(u, r->y, r->z);
-    F_ADD(u, u, u);
-    F_MUL(w, r->y, u);
+    F_ADD(r->z, u, u);
+    F_MUL(w, r->y, r->z);
     F_ADD(w, w, w);
     F_MUL(fb, r->x, w);
     F_SQR(g, w);
     F_ADD(w, al, al);
     F_ADD(al, w, al);
     F_HALF(g, g);
-    EC_FN(cpy)(r->z, u);
     EC_FN(jdbl_tail)(r, al, fb, g);
 }
 
