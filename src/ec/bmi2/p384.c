@@ -1,0 +1,16 @@
+/* P-384's point code at the bmi2 tier (built with -mbmi2 -madx): curve_impl.h over the
+ * Montgomery product and square of p384_mul.h (the reduction by p's shape); from tier avx2
+ * on, the same with k G by 7-bit windows. */
+#include "p384_mul.h"
+
+#define EC_N 6
+#define EC_AZERO 0
+#define EC_GLV 0
+#define EC_P P384_P
+#define EC_FN(name) p384_bmi2_##name
+#define FE_MUL(r, a, b) p384_mont_mul_bmi2(r, a, b)
+#define FE_SQR(r, a) p384_mont_sqr_bmi2(r, a)
+#define EC_IMPL_NAME tabai_ec_impl_p384_bmi2
+/* the same with k G by the width-7 table and the AVX2 scan (tiers avx2 and above) */
+#define EC_IMPL7_AVX2_NAME tabai_ec_impl_p384_avx2
+#include "../curve_impl.h"
