@@ -1,5 +1,5 @@
 /* P-384's point code at the bmi2 tier (built with -mbmi2 -madx): curve_impl.h over the
- * Montgomery product and square of p384_mul.h (the reduction by p's shape); from tier avx2
+ * Montgomery product and square of p384_mul.h (the reduction by p's shape) and its additions; from tier avx2
  * on, the same with k G by 7-bit windows. */
 #include "p384_mul.h"
 
@@ -10,6 +10,8 @@
 #define EC_FN(name) p384_bmi2_##name
 #define FE_MUL(r, a, b) p384_mont_mul_bmi2(r, a, b)
 #define FE_SQR(r, a) p384_mont_sqr_bmi2(r, a)
+#define FE_ADD(r, a, b) p384_add_bmi2(r, a, b)
+#define FE_SUB(r, a, b) p384_sub_bmi2(r, a, b)
 #define EC_IMPL_NAME tabai_ec_impl_p384_bmi2
 /* the same with k G by the width-7 table and the AVX2 scan (tiers avx2 and above) */
 #define EC_IMPL7_AVX2_NAME tabai_ec_impl_p384_avx2

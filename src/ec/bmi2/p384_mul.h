@@ -25,19 +25,20 @@ static const uint64_t P384_P[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xf
 /* m c for the step's multiplier m = w0 (2^32 + 1) mod 2^64, without a product: with
  * s = w0 2^32 mod 2^64 (= m 2^32 mod 2^64), v = m >> 32 and b0 the carry of w0 + s,
  * m c = w0 + 2^64 (s - v - b0) + 2^128 (m + v), the middle term's borrow taken from the last.
- * Leaves m in W0, (s - v - b0) in rdx, the two limbs above it in %[l2] %[l3] (l3 <= 1);
- * %[r32] holds 32, %[v] scratch. */
+ * Leaves m in W0, (s - v - b0) in rdx, the two limbs above it in %[l2] and %[v] (0 or 1);
+ * v by a rotation and a 32-bit move, which leave the flags alone. */
 #define P384_MC(W0)                                                                                \
-    "xorl %k[l3], %k[l3]\n\t"                                                                      \
     "movq %[" W0 "], %%rdx\n\t"                                                                    \
     "shlq $32, %%rdx\n\t"                                                                          \
     "addq %%rdx, %[" W0 "]\n\t"                                                                    \
-    "shrxq %[r32], %[" W0 "], %[v]\n\t"                                                            \
+    "rorxq $32, %[" W0 "], %[v]\n\t"                                                               \
+    "movl %k[v], %k[v]\n\t"                                                                        \
     "sbbq %[v], %%rdx\n\t"                                                                         \
     "movq %[" W0 "], %[l2]\n\t"                                                                    \
     "sbbq $0, %[l2]\n\t"                                                                           \
     "addq %[v], %[l2]\n\t"                                                                         \
-    "adcq $0, %[l3]\n\t"
+    "sbbq %[v], %[v]\n\t"                                                                          \
+    "negq %[v]\n\t"
 
 /* one reduction step on the window (W0..W5) < 2^384: (W1, W2, W3, W4, W5, W0) =
  * (W + m p) / 2^64 = (W - m c) / 2^64 + m 2^320, still below 2^384 (below 2^320 + p). */
@@ -45,14 +46,41 @@ static const uint64_t P384_P[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xf
     P384_MC(W0)                                                                                    \
     "subq %%rdx, %[" W1 "]\n\t"                                                                    \
     "sbbq %[l2], %[" W2 "]\n\t"                                                                    \
-    "sbbq %[l3], %[" W3 "]\n\t"                                                                    \
+    "sbbq %[v], %[" W3 "]\n\t"                                                                     \
     "sbbq $0, %[" W4 "]\n\t"                                                                       \
     "sbbq $0, %[" W5 "]\n\t"                                                                       \
     "sbbq $0, %[" W0 "]\n\t"
 
-/* (W0..W5) with top limb X (the value below 2p): the copies (S0..S5) = W - p, the value kept
- * on a borrow (cmov). X is consumed. */
-#define P384_SUB_P(W0, W1, W2, W3, W4, W5, X, S0, S1, S2, S3, S4, S5)                              \
+/* (W0..W5) += p & M for a mask M (0 or all ones): p's limbs formed from M (M mod 2^32,
+ * M << 32, M & -2, M, M, M) in T0 T1 T2 */
+#define P384_ADD_P_MASK(W0, W1, W2, W3, W4, W5, M, T0, T1, T2)                                     \
+    "movl %k[" M "], %k[" T0 "]\n\t"                                                               \
+    "movq %[" M "], %[" T1 "]\n\t"                                                                 \
+    "shlq $32, %[" T1 "]\n\t"                                                                      \
+    "movq %[" M "], %[" T2 "]\n\t"                                                                 \
+    "andq $-2, %[" T2 "]\n\t"                                                                      \
+    "addq %[" T0 "], %[" W0 "]\n\t"                                                                \
+    "adcq %[" T1 "], %[" W1 "]\n\t"                                                                \
+    "adcq %[" T2 "], %[" W2 "]\n\t"                                                                \
+    "adcq %[" M "], %[" W3 "]\n\t"                                                                 \
+    "adcq %[" M "], %[" W4 "]\n\t"                                                                 \
+    "adcq %[" M "], %[" W5 "]\n\t"
+
+/* (W0..W5) with top limb X, the value below 2p, reduced below p: p subtracted, X becoming the
+ * borrow's mask, and p added back under it. Scratch T0 T1 T2 (the product's final step,
+ * short of registers). */
+#define P384_SUB_P(W0, W1, W2, W3, W4, W5, X, T0, T1, T2)                                          \
+    "subq %[p0], %[" W0 "]\n\t"                                                                    \
+    "sbbq %[p1], %[" W1 "]\n\t"                                                                    \
+    "sbbq $-2, %[" W2 "]\n\t"                                                                      \
+    "sbbq $-1, %[" W3 "]\n\t"                                                                      \
+    "sbbq $-1, %[" W4 "]\n\t"                                                                      \
+    "sbbq $-1, %[" W5 "]\n\t"                                                                      \
+    "sbbq $0, %[" X "]\n\t" P384_ADD_P_MASK(W0, W1, W2, W3, W4, W5, X, T0, T1, T2)
+
+/* The same with the copies (S0..S5) = W - p and the value kept on the borrow (cmov): a
+ * shorter chain, six scratch registers. */
+#define P384_SUB_P_CMOV(W0, W1, W2, W3, W4, W5, X, S0, S1, S2, S3, S4, S5)                         \
     "movq %[" W0 "], %[" S0 "]\n\t"                                                                \
     "movq %[" W1 "], %[" S1 "]\n\t"                                                                \
     "movq %[" W2 "], %[" S2 "]\n\t"                                                                \
@@ -77,7 +105,7 @@ static const uint64_t P384_P[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xf
  * steps, the high half added (the sum (t + M p) / R is below 2p), p subtracted under the
  * borrow. r may alias t's low half. */
 TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
-    uint64_t w0 = t[0], w1 = t[1], w2 = t[2], w3 = t[3], w4 = t[4], w5 = t[5], v, l2, l3;
+    uint64_t w0 = t[0], w1 = t[1], w2 = t[2], w3 = t[3], w4 = t[4], w5 = t[5], v, l2;
     __asm__(P384_RED("w0", "w1", "w2", "w3", "w4", "w5")
                 P384_RED("w1", "w2", "w3", "w4", "w5", "w0")
                     P384_RED("w2", "w3", "w4", "w5", "w0", "w1")
@@ -85,10 +113,10 @@ TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
                             P384_RED("w4", "w5", "w0", "w1", "w2", "w3")
                                 P384_RED("w5", "w0", "w1", "w2", "w3", "w4")
             : [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [w4] "+r"(w4),
-              [w5] "+r"(w5), [v] "=&r"(v), [l2] "=&r"(l2), [l3] "=&r"(l3)
-            : [r32] "r"((uint64_t)32)
+              [w5] "+r"(w5), [v] "=&r"(v), [l2] "=&r"(l2)
+            :
             : "rdx", "cc");
-    /* (w0..w5) + t[6..11] - p, the sum kept on a borrow */
+    /* (w0..w5) + t[6..11], below 2p, reduced below p */
     uint64_t h0 = t[6], h1 = t[7], h2 = t[8], h3 = t[9], h4 = t[10], h5 = t[11], c;
     __asm__("xorl %k[c], %k[c]\n\t"
             "addq %[h0], %[w0]\n\t"
@@ -97,8 +125,8 @@ TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
             "adcq %[h3], %[w3]\n\t"
             "adcq %[h4], %[w4]\n\t"
             "adcq %[h5], %[w5]\n\t"
-            "adcq $0, %[c]\n\t" P384_SUB_P("w0", "w1", "w2", "w3", "w4", "w5", "c", "h0", "h1",
-                                           "h2", "h3", "h4", "h5")
+            "adcq $0, %[c]\n\t" P384_SUB_P_CMOV("w0", "w1", "w2", "w3", "w4", "w5", "c", "h0", "h1",
+                                                "h2", "h3", "h4", "h5")
             : [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [w4] "+r"(w4),
               [w5] "+r"(w5), [h0] "+r"(h0), [h1] "+r"(h1), [h2] "+r"(h2), [h3] "+r"(h3),
               [h4] "+r"(h4), [h5] "+r"(h5), [c] "=&r"(c)
@@ -140,7 +168,7 @@ TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
     P384_MC(A0)                                                                                    \
     "subq %%rdx, %[" A1 "]\n\t"                                                                    \
     "sbbq %[l2], %[" A2 "]\n\t"                                                                    \
-    "sbbq %[l3], %[" A3 "]\n\t"                                                                    \
+    "sbbq %[v], %[" A3 "]\n\t"                                                                     \
     "sbbq $0, %[" A4 "]\n\t"                                                                       \
     "sbbq $0, %[" A5 "]\n\t"                                                                       \
     "sbbq $0, %[" A0 "]\n\t"                                                                       \
@@ -157,43 +185,41 @@ TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
  * steps (CIOS, Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
  * algorithms", 1996), so that each step's short chain overlaps the next row's products;
  * after six steps the value is below 2p and p is subtracted under the borrow. r may alias a
- * and b. Thirteen registers besides rdx, so it builds with a frame pointer too. */
+ * and b. Eleven registers besides rdx, so it builds with a frame pointer and sanitizers too. */
 TABAI_INLINE void p384_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t w0, w1, w2, w3, w4, w5, w6, w7, v, l2, l3, r32 = 32;
-    const uint64_t *ap = a;
-    __asm__("movq %[b], %%rdx\n\t"
-            "movq 0(%%rdx), %%rdx\n\t"
-            "mulxq 0(%[a]), %[w0], %[w1]\n\t"
-            "mulxq 8(%[a]), %[v], %[w2]\n\t"
-            "addq %[v], %[w1]\n\t"
-            "mulxq 16(%[a]), %[v], %[w3]\n\t"
-            "adcq %[v], %[w2]\n\t"
-            "mulxq 24(%[a]), %[v], %[w4]\n\t"
-            "adcq %[v], %[w3]\n\t"
-            "mulxq 32(%[a]), %[v], %[w5]\n\t"
-            "adcq %[v], %[w4]\n\t"
-            "mulxq 40(%[a]), %[v], %[w6]\n\t"
-            "adcq %[v], %[w5]\n\t"
-            "adcq $0, %[w6]\n\t"
-            "xorl %k[w7], %k[w7]\n\t" P384_RED_ROW("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7")
-                P384_LOAD_B("8") P384_ROW("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0")
-                    P384_RED_ROW("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0") P384_LOAD_B("16")
-                        P384_ROW("w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1") P384_RED_ROW(
-                            "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1") P384_LOAD_B("24")
-                            P384_ROW("w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2") P384_RED_ROW(
-                                "w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2") P384_LOAD_B("32")
-                                P384_ROW("w4", "w5", "w6", "w7", "w0", "w1", "w2",
-                                         "w3") P384_RED_ROW("w4", "w5", "w6", "w7", "w0", "w1",
-                                                            "w2", "w3") P384_LOAD_B("40")
-                                    P384_ROW("w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4")
-                                        P384_RED_ROW("w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4")
-            /* value (w6, w7, w0, w1, w2, w3; w4 <= 1) < 2p: subtract p, keep it on a borrow */
-            P384_SUB_P("w6", "w7", "w0", "w1", "w2", "w3", "w4", "v", "l2", "r32", "l3", "a", "w5")
-            : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4),
-              [w5] "=&r"(w5), [w6] "=&r"(w6), [w7] "=&r"(w7), [v] "=&r"(v), [l2] "=&r"(l2),
-              [l3] "=&r"(l3), [r32] "+r"(r32), [a] "+r"(ap)
-            : [b] "m"(b), [p0] "m"(P384_P[0]), [p1] "m"(P384_P[1])
-            : "rdx", "cc", "memory");
+    uint64_t w0, w1, w2, w3, w4, w5, w6, w7, v, l2, d;
+    __asm__(
+        "movq %[b], %%rdx\n\t"
+        "movq 0(%%rdx), %%rdx\n\t"
+        "mulxq 0(%[a]), %[w0], %[w1]\n\t"
+        "mulxq 8(%[a]), %[v], %[w2]\n\t"
+        "addq %[v], %[w1]\n\t"
+        "mulxq 16(%[a]), %[v], %[w3]\n\t"
+        "adcq %[v], %[w2]\n\t"
+        "mulxq 24(%[a]), %[v], %[w4]\n\t"
+        "adcq %[v], %[w3]\n\t"
+        "mulxq 32(%[a]), %[v], %[w5]\n\t"
+        "adcq %[v], %[w4]\n\t"
+        "mulxq 40(%[a]), %[v], %[w6]\n\t"
+        "adcq %[v], %[w5]\n\t"
+        "adcq $0, %[w6]\n\t"
+        "xorl %k[w7], %k[w7]\n\t" P384_RED_ROW("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7")
+            P384_LOAD_B("8") P384_ROW("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0")
+                P384_RED_ROW("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0") P384_LOAD_B("16")
+                    P384_ROW("w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1") P384_RED_ROW(
+                        "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1") P384_LOAD_B("24")
+                        P384_ROW("w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2") P384_RED_ROW(
+                            "w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2") P384_LOAD_B("32")
+                            P384_ROW("w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3") P384_RED_ROW(
+                                "w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3") P384_LOAD_B("40")
+                                P384_ROW("w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4")
+                                    P384_RED_ROW("w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4")
+        /* value (w6, w7, w0, w1, w2, w3; w4 <= 1) < 2p, reduced below p */
+        P384_SUB_P("w6", "w7", "w0", "w1", "w2", "w3", "w4", "v", "l2", "d")
+        : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4),
+          [w5] "=&r"(w5), [w6] "=&r"(w6), [w7] "=&r"(w7), [v] "=&r"(v), [l2] "=&r"(l2), [d] "=&d"(d)
+        : [a] "r"(a), [b] "m"(b), [p0] "m"(P384_P[0]), [p1] "m"(P384_P[1])
+        : "cc", "memory");
     r[0] = w6, r[1] = w7, r[2] = w0, r[3] = w1, r[4] = w2, r[5] = w3;
 }
 
@@ -202,6 +228,60 @@ TABAI_INLINE void p384_mont_sqr_bmi2(uint64_t *r, const uint64_t *a) {
     uint64_t t[12];
     tabai_sqr_n6_bmi2(t, a, 6);
     p384_redc_bmi2(r, t);
+}
+
+/* r = a + b mod p for a, b < p (6 limbs): the sum into six registers and a carry, p
+ * subtracted from copies, the sum kept on the borrow (P384_SUB_P_CMOV; the pointers'
+ * registers reused). r may alias a and b. */
+TABAI_INLINE void p384_add_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t r0, r1, r2, r3, r4, r5, t2, t3, t4, t5, c;
+    const uint64_t *ap = a, *bp = b;
+    __asm__("xorl %k[c], %k[c]\n\t"
+            "movq 0(%[a]), %[r0]\n\t"
+            "addq 0(%[b]), %[r0]\n\t"
+            "movq 8(%[a]), %[r1]\n\t"
+            "adcq 8(%[b]), %[r1]\n\t"
+            "movq 16(%[a]), %[r2]\n\t"
+            "adcq 16(%[b]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t"
+            "adcq 24(%[b]), %[r3]\n\t"
+            "movq 32(%[a]), %[r4]\n\t"
+            "adcq 32(%[b]), %[r4]\n\t"
+            "movq 40(%[a]), %[r5]\n\t"
+            "adcq 40(%[b]), %[r5]\n\t"
+            "adcq $0, %[c]\n\t" P384_SUB_P_CMOV("r0", "r1", "r2", "r3", "r4", "r5", "c", "a", "b",
+                                                "t2", "t3", "t4", "t5")
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+              [c] "=&r"(c), [a] "+r"(ap), [b] "+r"(bp)
+            : [p0] "m"(P384_P[0]), [p1] "m"(P384_P[1])
+            : "cc", "memory");
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3, r[4] = r4, r[5] = r5;
+}
+
+/* r = a - b mod p for a, b < p (6 limbs): the difference, then p added under the borrow's
+ * mask (P384_ADD_P_MASK). r may alias a and b. */
+TABAI_INLINE void p384_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t r0, r1, r2, r3, r4, r5, m, t0, t1, t2;
+    __asm__("movq 0(%[a]), %[r0]\n\t"
+            "subq 0(%[b]), %[r0]\n\t"
+            "movq 8(%[a]), %[r1]\n\t"
+            "sbbq 8(%[b]), %[r1]\n\t"
+            "movq 16(%[a]), %[r2]\n\t"
+            "sbbq 16(%[b]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t"
+            "sbbq 24(%[b]), %[r3]\n\t"
+            "movq 32(%[a]), %[r4]\n\t"
+            "sbbq 32(%[b]), %[r4]\n\t"
+            "movq 40(%[a]), %[r5]\n\t"
+            "sbbq 40(%[b]), %[r5]\n\t"
+            "sbbq %[m], %[m]\n\t" P384_ADD_P_MASK("r0", "r1", "r2", "r3", "r4", "r5", "m", "t0",
+                                                  "t1", "t2")
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [m] "=&r"(m), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2)
+            : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
+            : "cc");
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3, r[4] = r4, r[5] = r5;
 }
 
 #endif
