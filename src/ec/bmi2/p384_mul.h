@@ -101,23 +101,12 @@ static const uint64_t P384_P[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xf
     "cmovncq %[" S4 "], %[" W4 "]\n\t"                                                             \
     "cmovncq %[" S5 "], %[" W5 "]\n\t"
 
-/* r = t R^-1 mod p (R = 2^384) for a 12-limb t < p R: the low half reduced in place by six
- * steps, the high half added (the sum (t + M p) / R is below 2p), p subtracted under the
- * borrow. r may alias t's low half. */
-TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
-    uint64_t w0 = t[0], w1 = t[1], w2 = t[2], w3 = t[3], w4 = t[4], w5 = t[5], v, l2;
-    __asm__(P384_RED("w0", "w1", "w2", "w3", "w4", "w5")
-                P384_RED("w1", "w2", "w3", "w4", "w5", "w0")
-                    P384_RED("w2", "w3", "w4", "w5", "w0", "w1")
-                        P384_RED("w3", "w4", "w5", "w0", "w1", "w2")
-                            P384_RED("w4", "w5", "w0", "w1", "w2", "w3")
-                                P384_RED("w5", "w0", "w1", "w2", "w3", "w4")
-            : [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [w4] "+r"(w4),
-              [w5] "+r"(w5), [v] "=&r"(v), [l2] "=&r"(l2)
-            :
-            : "rdx", "cc");
-    /* (w0..w5) + t[6..11], below 2p, reduced below p */
-    uint64_t h0 = t[6], h1 = t[7], h2 = t[8], h3 = t[9], h4 = t[10], h5 = t[11], c;
+/* r = a + b mod p for a + b < 2p (6 limbs; a, b < p, or REDC's two halves): the sum into
+ * six registers and a carry, p subtracted from copies (b's registers reused), the sum kept on
+ * the borrow (P384_SUB_P_CMOV). r may alias a and b. Thirteen registers. */
+TABAI_INLINE void p384_add_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t w0 = a[0], w1 = a[1], w2 = a[2], w3 = a[3], w4 = a[4], w5 = a[5];
+    uint64_t h0 = b[0], h1 = b[1], h2 = b[2], h3 = b[3], h4 = b[4], h5 = b[5], c;
     __asm__("xorl %k[c], %k[c]\n\t"
             "addq %[h0], %[w0]\n\t"
             "adcq %[h1], %[w1]\n\t"
@@ -133,6 +122,26 @@ TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
             : [p0] "m"(P384_P[0]), [p1] "m"(P384_P[1])
             : "cc");
     r[0] = w0, r[1] = w1, r[2] = w2, r[3] = w3, r[4] = w4, r[5] = w5;
+}
+
+/* r = t R^-1 mod p (R = 2^384) for a 12-limb t < p R: the low half reduced in place by six
+ * steps, the high half added (the sum (t + M p) / R is below 2p), p subtracted under the
+ * borrow. r may alias t's low half. */
+TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
+    uint64_t w0 = t[0], w1 = t[1], w2 = t[2], w3 = t[3], w4 = t[4], w5 = t[5], v, l2;
+    __asm__(P384_RED("w0", "w1", "w2", "w3", "w4", "w5")
+                P384_RED("w1", "w2", "w3", "w4", "w5", "w0")
+                    P384_RED("w2", "w3", "w4", "w5", "w0", "w1")
+                        P384_RED("w3", "w4", "w5", "w0", "w1", "w2")
+                            P384_RED("w4", "w5", "w0", "w1", "w2", "w3")
+                                P384_RED("w5", "w0", "w1", "w2", "w3", "w4")
+            : [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [w4] "+r"(w4),
+              [w5] "+r"(w5), [v] "=&r"(v), [l2] "=&r"(l2)
+            :
+            : "rdx", "cc");
+    /* (w0..w5) + t[6..11] is below 2p */
+    uint64_t w[6] = {w0, w1, w2, w3, w4, w5};
+    p384_add_bmi2(r, w, t + 6);
 }
 
 /* Row i >= 1: (A0..A5, T, X) += a[6] * rdx, low halves on CF (adcx), high halves on OF
@@ -228,35 +237,6 @@ TABAI_INLINE void p384_mont_sqr_bmi2(uint64_t *r, const uint64_t *a) {
     uint64_t t[12];
     tabai_sqr_n6_bmi2(t, a, 6);
     p384_redc_bmi2(r, t);
-}
-
-/* r = a + b mod p for a, b < p (6 limbs): the sum into six registers and a carry, p
- * subtracted from copies, the sum kept on the borrow (P384_SUB_P_CMOV; the pointers'
- * registers reused). r may alias a and b. */
-TABAI_INLINE void p384_add_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t r0, r1, r2, r3, r4, r5, t2, t3, t4, t5, c;
-    const uint64_t *ap = a, *bp = b;
-    __asm__("xorl %k[c], %k[c]\n\t"
-            "movq 0(%[a]), %[r0]\n\t"
-            "addq 0(%[b]), %[r0]\n\t"
-            "movq 8(%[a]), %[r1]\n\t"
-            "adcq 8(%[b]), %[r1]\n\t"
-            "movq 16(%[a]), %[r2]\n\t"
-            "adcq 16(%[b]), %[r2]\n\t"
-            "movq 24(%[a]), %[r3]\n\t"
-            "adcq 24(%[b]), %[r3]\n\t"
-            "movq 32(%[a]), %[r4]\n\t"
-            "adcq 32(%[b]), %[r4]\n\t"
-            "movq 40(%[a]), %[r5]\n\t"
-            "adcq 40(%[b]), %[r5]\n\t"
-            "adcq $0, %[c]\n\t" P384_SUB_P_CMOV("r0", "r1", "r2", "r3", "r4", "r5", "c", "a", "b",
-                                                "t2", "t3", "t4", "t5")
-            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-              [r5] "=&r"(r5), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-              [c] "=&r"(c), [a] "+r"(ap), [b] "+r"(bp)
-            : [p0] "m"(P384_P[0]), [p1] "m"(P384_P[1])
-            : "cc", "memory");
-    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3, r[4] = r4, r[5] = r5;
 }
 
 /* r = a - b mod p for a, b < p (6 limbs): the difference, then p added under the borrow's
