@@ -8,7 +8,7 @@
  * square is the tier's plain square (src/x64, its triangle computed once) followed by the
  * six steps on its low half. Results below p, bit-identical to tabai_mont_mul_n6_bmi2 and
  * tabai_mont_sqr_n6_bmi2. Chosen by measurement (src/ec/README.md): about an eighth less
- * time per product and square than those kernels on Zen 3.
+ * time per product and square than those kernels on Zen 3. The additions are here too.
  * Constant time: straight-line code, no secret-dependent branch or address. */
 #ifndef TABAI_EC_P384_MUL_BMI2_H
 #define TABAI_EC_P384_MUL_BMI2_H
@@ -101,21 +101,19 @@ static const uint64_t P384_P[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xf
     "cmovncq %[" S4 "], %[" W4 "]\n\t"                                                             \
     "cmovncq %[" S5 "], %[" W5 "]\n\t"
 
+/* (w0..w5) = (w0..w5) OP (h0..h5), OP0 for the low limb and OP (with the carry) above */
+#define P384_CHAIN(OP0, OP)                                                                        \
+    OP0 " %[h0], %[w0]\n\t" OP " %[h1], %[w1]\n\t" OP " %[h2], %[w2]\n\t" OP                       \
+        " %[h3], %[w3]\n\t" OP " %[h4], %[w4]\n\t" OP " %[h5], %[w5]\n\t"
+
 /* r = a + b mod p for a + b < 2p (6 limbs; a, b < p, or REDC's two halves): the sum into
  * six registers and a carry, p subtracted from copies (b's registers reused), the sum kept on
  * the borrow (P384_SUB_P_CMOV). r may alias a and b. Thirteen registers. */
 TABAI_INLINE void p384_add_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t w0 = a[0], w1 = a[1], w2 = a[2], w3 = a[3], w4 = a[4], w5 = a[5];
     uint64_t h0 = b[0], h1 = b[1], h2 = b[2], h3 = b[3], h4 = b[4], h5 = b[5], c;
-    __asm__("xorl %k[c], %k[c]\n\t"
-            "addq %[h0], %[w0]\n\t"
-            "adcq %[h1], %[w1]\n\t"
-            "adcq %[h2], %[w2]\n\t"
-            "adcq %[h3], %[w3]\n\t"
-            "adcq %[h4], %[w4]\n\t"
-            "adcq %[h5], %[w5]\n\t"
-            "adcq $0, %[c]\n\t" P384_SUB_P_CMOV("w0", "w1", "w2", "w3", "w4", "w5", "c", "h0", "h1",
-                                                "h2", "h3", "h4", "h5")
+    __asm__("xorl %k[c], %k[c]\n\t" P384_CHAIN("addq", "adcq") "adcq $0, %[c]\n\t" P384_SUB_P_CMOV(
+                "w0", "w1", "w2", "w3", "w4", "w5", "c", "h0", "h1", "h2", "h3", "h4", "h5")
             : [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [w4] "+r"(w4),
               [w5] "+r"(w5), [h0] "+r"(h0), [h1] "+r"(h1), [h2] "+r"(h2), [h3] "+r"(h3),
               [h4] "+r"(h4), [h5] "+r"(h5), [c] "=&r"(c)
@@ -124,21 +122,37 @@ TABAI_INLINE void p384_add_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *
     r[0] = w0, r[1] = w1, r[2] = w2, r[3] = w3, r[4] = w4, r[5] = w5;
 }
 
+/* r = a - b mod p for a, b < p (6 limbs): the difference, then p added under the borrow's
+ * mask (P384_ADD_P_MASK). r may alias a and b. */
+TABAI_INLINE void p384_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t w0 = a[0], w1 = a[1], w2 = a[2], w3 = a[3], w4 = a[4], w5 = a[5];
+    uint64_t h0 = b[0], h1 = b[1], h2 = b[2], h3 = b[3], h4 = b[4], h5 = b[5], m;
+    __asm__(P384_CHAIN("subq", "sbbq") "sbbq %[m], %[m]\n\t" P384_ADD_P_MASK(
+                "w0", "w1", "w2", "w3", "w4", "w5", "m", "h0", "h1", "h2")
+            : [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [w4] "+r"(w4),
+              [w5] "+r"(w5), [h0] "+r"(h0), [h1] "+r"(h1), [h2] "+r"(h2), [m] "=&r"(m)
+            : [h3] "r"(h3), [h4] "r"(h4), [h5] "r"(h5)
+            : "cc");
+    r[0] = w0, r[1] = w1, r[2] = w2, r[3] = w3, r[4] = w4, r[5] = w5;
+}
+
 /* r = t R^-1 mod p (R = 2^384) for a 12-limb t < p R: the low half reduced in place by six
- * steps, the high half added (the sum (t + M p) / R is below 2p), p subtracted under the
- * borrow. r may alias t's low half. */
+ * steps, then the high half added by p384_add_bmi2 (the sum (t + M p) / R is below 2p).
+ * r may alias t's low half. */
 TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
     uint64_t w0 = t[0], w1 = t[1], w2 = t[2], w3 = t[3], w4 = t[4], w5 = t[5], v, l2;
+    /* clang-format off */
     __asm__(P384_RED("w0", "w1", "w2", "w3", "w4", "w5")
-                P384_RED("w1", "w2", "w3", "w4", "w5", "w0")
-                    P384_RED("w2", "w3", "w4", "w5", "w0", "w1")
-                        P384_RED("w3", "w4", "w5", "w0", "w1", "w2")
-                            P384_RED("w4", "w5", "w0", "w1", "w2", "w3")
-                                P384_RED("w5", "w0", "w1", "w2", "w3", "w4")
+            P384_RED("w1", "w2", "w3", "w4", "w5", "w0")
+            P384_RED("w2", "w3", "w4", "w5", "w0", "w1")
+            P384_RED("w3", "w4", "w5", "w0", "w1", "w2")
+            P384_RED("w4", "w5", "w0", "w1", "w2", "w3")
+            P384_RED("w5", "w0", "w1", "w2", "w3", "w4")
             : [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [w4] "+r"(w4),
               [w5] "+r"(w5), [v] "=&r"(v), [l2] "=&r"(l2)
             :
             : "rdx", "cc");
+    /* clang-format on */
     /* (w0..w5) + t[6..11] is below 2p */
     uint64_t w[6] = {w0, w1, w2, w3, w4, w5};
     p384_add_bmi2(r, w, t + 6);
@@ -172,7 +186,7 @@ TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
 
 /* one reduction step of the product: (A0..A5, T, X) += m p = m 2^384 - m c, whose low limb
  * cancels A0; the window moves up one limb to (A1..A5, T, X), below 2p + 1, and A0 is
- * returned zero with CF and OF clear (the next row's top). Scratch %[v] %[l2] %[l3]. */
+ * returned zero with CF and OF clear (the next row's top). Scratch %[v] %[l2]. */
 #define P384_RED_ROW(A0, A1, A2, A3, A4, A5, T, X)                                                 \
     P384_MC(A0)                                                                                    \
     "subq %%rdx, %[" A1 "]\n\t"                                                                    \
@@ -190,6 +204,10 @@ TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
     "movq %[b], %%rdx\n\t"                                                                         \
     "movq " I "(%%rdx), %%rdx\n\t"
 
+/* row I (its byte offset) of the product and its reduction step */
+#define P384_ROW_STEP(I, A0, A1, A2, A3, A4, A5, T, X)                                             \
+    P384_LOAD_B(I) P384_ROW(A0, A1, A2, A3, A4, A5, T, X) P384_RED_ROW(A0, A1, A2, A3, A4, A5, T, X)
+
 /* r = a b R^-1 mod p for a, b < p (6 limbs): word-serial rows interleaved with the reduction
  * steps (CIOS, Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
  * algorithms", 1996), so that each step's short chain overlaps the next row's products;
@@ -197,38 +215,36 @@ TABAI_INLINE void p384_redc_bmi2(uint64_t *r, const uint64_t *t) {
  * and b. Eleven registers besides rdx, so it builds with a frame pointer and sanitizers too. */
 TABAI_INLINE void p384_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t w0, w1, w2, w3, w4, w5, w6, w7, v, l2, d;
-    __asm__(
-        "movq %[b], %%rdx\n\t"
-        "movq 0(%%rdx), %%rdx\n\t"
-        "mulxq 0(%[a]), %[w0], %[w1]\n\t"
-        "mulxq 8(%[a]), %[v], %[w2]\n\t"
-        "addq %[v], %[w1]\n\t"
-        "mulxq 16(%[a]), %[v], %[w3]\n\t"
-        "adcq %[v], %[w2]\n\t"
-        "mulxq 24(%[a]), %[v], %[w4]\n\t"
-        "adcq %[v], %[w3]\n\t"
-        "mulxq 32(%[a]), %[v], %[w5]\n\t"
-        "adcq %[v], %[w4]\n\t"
-        "mulxq 40(%[a]), %[v], %[w6]\n\t"
-        "adcq %[v], %[w5]\n\t"
-        "adcq $0, %[w6]\n\t"
-        "xorl %k[w7], %k[w7]\n\t" P384_RED_ROW("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7")
-            P384_LOAD_B("8") P384_ROW("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0")
-                P384_RED_ROW("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0") P384_LOAD_B("16")
-                    P384_ROW("w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1") P384_RED_ROW(
-                        "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1") P384_LOAD_B("24")
-                        P384_ROW("w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2") P384_RED_ROW(
-                            "w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2") P384_LOAD_B("32")
-                            P384_ROW("w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3") P384_RED_ROW(
-                                "w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3") P384_LOAD_B("40")
-                                P384_ROW("w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4")
-                                    P384_RED_ROW("w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4")
-        /* value (w6, w7, w0, w1, w2, w3; w4 <= 1) < 2p, reduced below p */
-        P384_SUB_P("w6", "w7", "w0", "w1", "w2", "w3", "w4", "v", "l2", "d")
-        : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4),
-          [w5] "=&r"(w5), [w6] "=&r"(w6), [w7] "=&r"(w7), [v] "=&r"(v), [l2] "=&r"(l2), [d] "=&d"(d)
-        : [a] "r"(a), [b] "m"(b), [p0] "m"(P384_P[0]), [p1] "m"(P384_P[1])
-        : "cc", "memory");
+    /* clang-format off */
+    __asm__("movq %[b], %%rdx\n\t"
+            "movq 0(%%rdx), %%rdx\n\t"
+            "mulxq 0(%[a]), %[w0], %[w1]\n\t"
+            "mulxq 8(%[a]), %[v], %[w2]\n\t"
+            "addq %[v], %[w1]\n\t"
+            "mulxq 16(%[a]), %[v], %[w3]\n\t"
+            "adcq %[v], %[w2]\n\t"
+            "mulxq 24(%[a]), %[v], %[w4]\n\t"
+            "adcq %[v], %[w3]\n\t"
+            "mulxq 32(%[a]), %[v], %[w5]\n\t"
+            "adcq %[v], %[w4]\n\t"
+            "mulxq 40(%[a]), %[v], %[w6]\n\t"
+            "adcq %[v], %[w5]\n\t"
+            "adcq $0, %[w6]\n\t"
+            "xorl %k[w7], %k[w7]\n\t"
+            P384_RED_ROW("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7")
+            P384_ROW_STEP("8", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0")
+            P384_ROW_STEP("16", "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1")
+            P384_ROW_STEP("24", "w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2")
+            P384_ROW_STEP("32", "w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3")
+            P384_ROW_STEP("40", "w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4")
+            /* value (w6, w7, w0, w1, w2, w3; w4 <= 1) < 2p, reduced below p */
+            P384_SUB_P("w6", "w7", "w0", "w1", "w2", "w3", "w4", "v", "l2", "d")
+            : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4),
+              [w5] "=&r"(w5), [w6] "=&r"(w6), [w7] "=&r"(w7), [v] "=&r"(v), [l2] "=&r"(l2),
+              [d] "=&d"(d)
+            : [a] "r"(a), [b] "m"(b), [p0] "m"(P384_P[0]), [p1] "m"(P384_P[1])
+            : "cc", "memory");
+    /* clang-format on */
     r[0] = w6, r[1] = w7, r[2] = w0, r[3] = w1, r[4] = w2, r[5] = w3;
 }
 
@@ -237,31 +253,6 @@ TABAI_INLINE void p384_mont_sqr_bmi2(uint64_t *r, const uint64_t *a) {
     uint64_t t[12];
     tabai_sqr_n6_bmi2(t, a, 6);
     p384_redc_bmi2(r, t);
-}
-
-/* r = a - b mod p for a, b < p (6 limbs): the difference, then p added under the borrow's
- * mask (P384_ADD_P_MASK). r may alias a and b. */
-TABAI_INLINE void p384_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t r0, r1, r2, r3, r4, r5, m, t0, t1, t2;
-    __asm__("movq 0(%[a]), %[r0]\n\t"
-            "subq 0(%[b]), %[r0]\n\t"
-            "movq 8(%[a]), %[r1]\n\t"
-            "sbbq 8(%[b]), %[r1]\n\t"
-            "movq 16(%[a]), %[r2]\n\t"
-            "sbbq 16(%[b]), %[r2]\n\t"
-            "movq 24(%[a]), %[r3]\n\t"
-            "sbbq 24(%[b]), %[r3]\n\t"
-            "movq 32(%[a]), %[r4]\n\t"
-            "sbbq 32(%[b]), %[r4]\n\t"
-            "movq 40(%[a]), %[r5]\n\t"
-            "sbbq 40(%[b]), %[r5]\n\t"
-            "sbbq %[m], %[m]\n\t" P384_ADD_P_MASK("r0", "r1", "r2", "r3", "r4", "r5", "m", "t0",
-                                                  "t1", "t2")
-            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-              [r5] "=&r"(r5), [m] "=&r"(m), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2)
-            : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
-            : "cc");
-    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3, r[4] = r4, r[5] = r5;
 }
 
 #endif
