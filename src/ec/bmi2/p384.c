@@ -1,6 +1,6 @@
 /* P-384's point code at the bmi2 tier (built with -mbmi2 -madx): curve_impl.h over the
- * Montgomery product and square of p384_mul.h (the reduction by p's shape) and its additions; from tier avx2
- * on, the same with k G by 7-bit windows. */
+ * Montgomery product and square of p384_mul.h (the reduction by p's shape) and its
+ * additions; from tier avx2 on, the same with k G by 7-bit windows. */
 #include "p384_mul.h"
 
 #define EC_N 6
