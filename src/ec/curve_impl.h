@@ -84,9 +84,9 @@ TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
  * 7-8 (a = 0), shared by the full and the mixed addition: from t0 = X1 X2, t1 = Y1 Y2,
  * t2 = Z1 Z2, t3 = X1 Y2 + X2 Y1, t4 = Y1 Z2 + Y2 Z1, Y3 = X1 Z2 + X2 Z1 (all overwritten).
  * The papers' sequences with the independent products next to each other (the two products
- * by b, then the additions, then the six last products): a product is a long chain of
- * carries and the out-of-order window reaches little further than the next one, so
- * neighbours overlap where distant ones do not. On Zen 3 this order made signing (the mixed
+ * by b, then the additions, then the six last products), so that the additions no longer
+ * wait between products one by one (the products themselves are bound by the throughput of
+ * their instructions, src/ec/README.md). On Zen 3 this order made signing (the mixed
  * addition) faster on every curve and ECDH faster except on P-521, slightly slower there, in
  * alternating tabai-ec-time runs; grouping the first half's products too (point_add) gained
  * nothing on P-256 and lost on P-521, so it keeps the papers' order. */

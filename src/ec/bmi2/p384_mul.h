@@ -20,7 +20,6 @@
 
 static const uint64_t P384_P[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xfffffffffffffffeu,
                                    0xffffffffffffffffu, 0xffffffffffffffffu, 0xffffffffffffffffu};
-#define P384_PINV 0x0000000100000001u
 
 /* m c for the step's multiplier m = w0 (2^32 + 1) mod 2^64, without a product: with
  * s = w0 2^32 mod 2^64 (= m 2^32 mod 2^64), v = m >> 32 and b0 the carry of w0 + s,
