@@ -687,6 +687,37 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
     F_SUB(r->y, t, s1);
 }
 
+#if !EC_AZERO
+/* t[0..7] (Jacobian, every Z nonzero: the odd multiples of a finite point of the prime-order
+ * group) to affine coordinates (Z ignored after), variable time: the products of the Z's,
+ * one inversion of the last (Montgomery's trick: 3 (8 - 1) products), then x Z^-2, y Z^-3. */
+static void EC_FN(affine8_vartime)(const tabai_ec_ctx *x, tabai_ec_point *t) {
+    EC_FN(fe) pre[8], inv, zi, z2;
+    EC_FN(cpy)(pre[0], t[0].z);
+    for (int j = 1; j < 8; j++) F_MUL(pre[j], pre[j - 1], t[j].z);
+#if EC_FORM
+    uint64_t w[EC_N];
+    FE_OUT(w, pre[7]);
+    tabai_ec_fe_inv_vartime(x, w, w);
+    FE_IN(inv, w);
+#else
+    tabai_ec_fe_inv_vartime(x, inv, pre[7]);
+#endif
+    for (int j = 7; j >= 0; j--) {
+        if (j) {
+            F_MUL(zi, inv, pre[j - 1]);
+            F_MUL(inv, inv, t[j].z);
+        } else {
+            EC_FN(cpy)(zi, inv);
+        }
+        F_SQR(z2, zi);
+        F_MUL(t[j].x, t[j].x, z2);
+        F_MUL(z2, z2, zi);
+        F_MUL(t[j].y, t[j].y, z2);
+    }
+}
+#endif
+
 /* r = u1 G + u2 P, Jacobian, variable time (point.c's tabai_ec_mul2_vartime: u2 by a
  * width-5 NAF over P's odd multiples, u1 by a width-TABAI_EC_VW NAF over the generator's
  * affine table,
@@ -725,7 +756,10 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
 #else
     odd[0] = *p;
     for (int j = 1; j < 8; j++) EC_FN(jadd)(x, &odd[j], &odd[j - 1], &p2, 0, NULL, NULL);
-    const int q_aff = 0;
+    /* the odd multiples made affine by one inversion (Montgomery's trick), so that every
+     * addition of the main loop is a mixed one (7M + 4S for 11M + 5S) */
+    const int q_aff = !FE_IS_ZERO(p->z); /* public; infinity keeps the Jacobian additions */
+    if (q_aff) EC_FN(affine8_vartime)(x, odd);
     const uint64_t *gz = NULL;
 #endif
     int16_t naf[4][EC_N * 64 + 2];

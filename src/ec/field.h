@@ -77,8 +77,9 @@ TABAI_INLINE void tabai_ec_low_s_ct(const tabai_ec_ctx *x, uint64_t *s) {
 
 /* Inversions in Montgomery form: r = a^-1 R (a R in, so r R^-1 = (a R R^-1)^-1); a = 0 gives
  * 0; r may alias a. The _ct ones are constant time in a; the _vartime ones are for public
- * values only (the s of a signature being verified). */
+ * values only (the s of a signature being verified, the Z of a public point's multiples). */
 void tabai_ec_fe_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a);
+void tabai_ec_fe_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a);
 void tabai_ec_scalar_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a);
 void tabai_ec_scalar_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a);
 

@@ -17,6 +17,10 @@ void tabai_ec_fe_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
     tabai_modinv_safegcd(r, a, x->fp.m, x->fp.minv, x->c->pbits, x->c->n);
     to_form(&x->fp, r, x->c->form != TABAI_EC_FORM_MONT);
 }
+void tabai_ec_fe_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
+    tabai_modinv_safegcd_vartime(r, a, x->fp.m, x->fp.minv, x->c->pbits, x->c->n);
+    to_form(&x->fp, r, x->c->form != TABAI_EC_FORM_MONT);
+}
 void tabai_ec_scalar_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
     tabai_modinv_safegcd(r, a, x->fq.m, x->fq.minv, x->c->qbits, x->c->n);
     to_form(&x->fq, r, 0);

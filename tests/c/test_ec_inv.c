@@ -1,4 +1,4 @@
-/* Modular inversion by safegcd (src/mod/safegcd.c) and the curves' three inversions built on
+/* Modular inversion by safegcd (src/mod/safegcd.c) and the curves' four inversions built on
  * it (src/ec/inv.c) against GMP's mpz_invert: for each curve's p and q, the named residue
  * classes (0, 1, p-1, p-2, R mod p, runs, edge limbs, near p, p/2), 2, powers of two, long
  * runs of ones and zeros and uniform values, in the field's form (Montgomery, or plain for
@@ -64,13 +64,16 @@ static void check_curve(const tabai_ec_ctx *x, int f, mpz_t M, mpz_t A, mpz_t Z,
             if (f) tabai_ec_scalar_inv_ct(x, s, s);
             else tabai_ec_fe_inv_ct(x, s, s);
             TU_CHECK(tu_eq_mpz(s, n, Z), "inv_ct in place", n, TU_V("a", a, n));
-            if (f) {
-                tabai_ec_scalar_inv_vartime(x, r, a);
-                TU_CHECK(tu_eq_mpz(r, n, Z), "scalar_inv_vartime", n, TU_V("a", a, n));
-                memcpy(s, a, sizeof s);
-                tabai_ec_scalar_inv_vartime(x, s, s);
-                TU_CHECK(tu_eq_mpz(s, n, Z), "scalar_inv_vartime in place", n, TU_V("a", a, n));
-            }
+            /* the variable-time ones (the signature's s; the verifier's odd multiples' Z) */
+            uint64_t v[TABAI_EC_LIMBS];
+            if (f) tabai_ec_scalar_inv_vartime(x, v, a);
+            else tabai_ec_fe_inv_vartime(x, v, a);
+            TU_CHECK(tu_eq_mpz(v, n, Z), f ? "scalar_inv_vartime" : "fe_inv_vartime", n,
+                     TU_V("a", a, n));
+            memcpy(v, a, sizeof v);
+            if (f) tabai_ec_scalar_inv_vartime(x, v, v);
+            else tabai_ec_fe_inv_vartime(x, v, v);
+            TU_CHECK(tu_eq_mpz(v, n, Z), "inv_vartime in place", n, TU_V("a", a, n));
             /* the Fermat exponentiation it replaced agrees */
             if (it == 0) {
                 tabai_ec_pow(m, s, a, f ? c->q_minus2 : c->p_minus2, bits);
