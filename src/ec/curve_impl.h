@@ -268,64 +268,121 @@ static inline void EC_FN(point_cneg)(tabai_ec_point *r, uint64_t neg) {
     tabai_cmov_n(r->y, neg, ny, r->y, EC_N);
 }
 
-/* r = tab[idx - 1] for 1 <= idx <= 16, infinity for idx = 0, by a scan of all 16 entries. */
-static void EC_FN(scan_proj)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *tab,
-                             uint64_t idx) {
-    EC_FN(point_inf)(x, r);
-    for (uint64_t j = 0; j < TABAI_EC_TAB; j++) {
-        uint64_t msk = tabai_mask(tabai_eq(j + 1, idx));
-        _Pragma("GCC unroll 16")
-        for (size_t l = 0; l < EC_N; l++) {
-            r->x[l] = (r->x[l] & ~msk) | (tab[j].x[l] & msk);
-            r->y[l] = (r->y[l] & ~msk) | (tab[j].y[l] & msk);
-            r->z[l] = (r->z[l] & ~msk) | (tab[j].z[l] & msk);
+static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
+static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                        const tabai_ec_point *q, int q_affine, const uint64_t *zg, uint64_t *zr);
+
+/* r = a^-1 (a nonzero, public), variable time: the context's inversion, through the
+ * context's form for a field of its own representation. r may alias a. */
+static void EC_FN(inv_vartime)(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a) {
+#if EC_FORM
+    uint64_t w[EC_N];
+    FE_OUT(w, a);
+    tabai_ec_fe_inv_vartime(x, w, w);
+    FE_IN(r, w);
+#else
+    tabai_ec_fe_inv_vartime(x, r, a);
+#endif
+}
+
+/* pa = p with Z = 1 for a public p: p itself when its Z is one, else (X / Z : Y / Z : 1) by
+ * a variable-time inversion; 0 for infinity (pa not set). */
+static int EC_FN(affine_in)(const tabai_ec_ctx *x, tabai_ec_point *pa, const tabai_ec_point *p) {
+    if (FE_IS_ZERO(p->z)) return 0;
+    *pa = *p;
+    if (memcmp(p->z, x->fp.one, EC_N * sizeof *p->z) == 0) return 1;
+    EC_FN(fe) zi;
+    EC_FN(inv_vartime)(x, zi, p->z);
+    F_MUL(pa->x, p->x, zi);
+    F_MUL(pa->y, p->y, zi);
+    EC_FN(cpy)(pa->z, x->fp.one);
+    return 1;
+}
+
+/* t[0..count-1] (Jacobian, count <= 16, every Z nonzero: small multiples of a finite point of
+ * the prime-order group) to affine coordinates (Z ignored after), variable time (public
+ * points only): the products of the Z's, one inversion of the last (Montgomery's trick:
+ * 3 (count - 1) products), then x Z^-2, y Z^-3. */
+static void EC_FN(affine_vartime)(const tabai_ec_ctx *x, tabai_ec_point *t, int count) {
+    EC_FN(fe) pre[16], inv, zi, z2;
+    EC_FN(cpy)(pre[0], t[0].z);
+    for (int j = 1; j < count; j++) F_MUL(pre[j], pre[j - 1], t[j].z);
+    EC_FN(inv_vartime)(x, inv, pre[count - 1]);
+    for (int j = count - 1; j >= 0; j--) {
+        if (j) {
+            F_MUL(zi, inv, pre[j - 1]);
+            F_MUL(inv, inv, t[j].z);
+        } else {
+            EC_FN(cpy)(zi, inv);
         }
+        F_SQR(z2, zi);
+        F_MUL(t[j].x, t[j].x, z2);
+        F_MUL(z2, z2, zi);
+        F_MUL(t[j].y, t[j].y, z2);
     }
 }
 
-/* tab[j] = (j + 1) p, j < 16 */
-static void EC_FN(odd_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const tabai_ec_point *p) {
+/* tab[j] = (j + 1) p in affine coordinates (x, y; z unused), j < 16, for a finite p given
+ * with Z = 1: the table of mul. p is public (the peer's key), so the multiples are made by
+ * the Jacobian formulas of the verification (no exceptional case arises: m p = +-p only for
+ * m = +-1 mod q) and brought to affine coordinates by one variable-time inversion; the
+ * windows then add them with the mixed complete formula. Even multiples by doubling, odd
+ * ones by a mixed addition of p: 8 doublings and 7 mixed additions. */
+static void EC_FN(aff_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const tabai_ec_point *p) {
     tab[0] = *p;
-    EC_FN(point_dbl)(x, &tab[1], p);
-    for (int j = 2; j < TABAI_EC_TAB; j++) EC_FN(point_add)(x, &tab[j], &tab[j - 1], p);
+    for (int j = 1; j < TABAI_EC_TAB; j++) {
+        if (j & 1) EC_FN(jdbl_ct)(&tab[j], &tab[j / 2]); /* (j + 1) p = 2 ((j + 1) / 2) p */
+        else EC_FN(jadd)(x, &tab[j], &tab[j - 1], p, 1, NULL, NULL);
+    }
+    EC_FN(affine_vartime)(x, tab, TABAI_EC_TAB);
 }
 
 /* The table of mul packed for a vector scan (tabai_mb_scan_fn's contract, four lanes of one
- * index): entry i = 0..16 of EC_SW words holds i p, its x, y and z one after the other and
- * zero words after them (EC_SW: 3 EC_N rounded up to whole vectors of four); entry 0 is the
- * infinity. */
-#define EC_SW (((3 * EC_N + 3) / 4) * 4)
-static void EC_FN(pack_proj)(const tabai_ec_ctx *x, uint64_t *pt, const tabai_ec_point *tab) {
-    tabai_ec_point inf;
-    EC_FN(point_inf)(x, &inf);
-    memset(pt, 0, (TABAI_EC_TAB + 1) * EC_SW * sizeof *pt);
-    for (int i = 0; i <= TABAI_EC_TAB; i++) {
-        const tabai_ec_point *e = i ? &tab[i - 1] : &inf;
-        memcpy(pt + i * EC_SW, e->x, EC_N * sizeof *pt);
-        memcpy(pt + i * EC_SW + EC_N, e->y, EC_N * sizeof *pt);
-        memcpy(pt + i * EC_SW + 2 * EC_N, e->z, EC_N * sizeof *pt);
+ * index): entry i = 0..16 of EC_AW words holds x || y of i p and zero words after them (EC_AW:
+ * 2 EC_N rounded up to whole vectors of four); entry 0 (no addition) is zero. */
+#define EC_AW (((2 * EC_N + 3) / 4) * 4)
+static void EC_FN(pack_aff)(uint64_t *pt, const tabai_ec_point *tab) {
+    memset(pt, 0, (TABAI_EC_TAB + 1) * EC_AW * sizeof *pt);
+    for (int i = 1; i <= TABAI_EC_TAB; i++) {
+        memcpy(pt + i * EC_AW, tab[i - 1].x, EC_N * sizeof *pt);
+        memcpy(pt + i * EC_AW + EC_N, tab[i - 1].y, EC_N * sizeof *pt);
     }
 }
 
-/* t = entry abs (0..16) of mul's table: infinity for 0, tab[abs - 1] otherwise; by the
- * vector scan kernel of the tier over the packed copy pt when scan is set (every entry
- * loaded, the wanted one kept by masks), else by scan_proj. */
-static inline void EC_FN(read_proj)(const tabai_ec_ctx *x, tabai_ec_point *t,
-                                    const tabai_ec_point *tab, const uint64_t *pt,
-                                    tabai_mb_scan_fn scan, uint64_t abs) {
+/* (t->x, t->y) = entry abs (0..16) of mul's affine table: zero for 0, tab[abs - 1] otherwise;
+ * by the vector scan kernel of the tier over the packed copy pt when scan is set (every
+ * entry loaded, the wanted one kept by masks), else by a masked scan of all 16 entries. */
+static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab, const uint64_t *pt,
+                                   tabai_mb_scan_fn scan, uint64_t abs) {
     if (!scan) { /* public: the tier */
-        EC_FN(scan_proj)(x, t, tab, abs);
+        memset(t->x, 0, sizeof t->x);
+        memset(t->y, 0, sizeof t->y);
+        for (uint64_t j = 0; j < TABAI_EC_TAB; j++) {
+            uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
+            _Pragma("GCC unroll 16") for (size_t l = 0; l < EC_N; l++) {
+                t->x[l] |= tab[j].x[l] & msk;
+                t->y[l] |= tab[j].y[l] & msk;
+            }
+        }
         return;
     }
-    uint64_t idx[4] = {abs, abs, abs, abs}, ent[EC_SW];
-    scan(ent, pt, TABAI_EC_TAB + 1, EC_SW / 4, 4, idx);
+    uint64_t idx[4] = {abs, abs, abs, abs}, ent[EC_AW];
+    scan(ent, pt, TABAI_EC_TAB + 1, EC_AW / 4, 4, idx);
     memcpy(t->x, ent, EC_N * sizeof *ent);
     memcpy(t->y, ent + EC_N, EC_N * sizeof *ent);
-    memcpy(t->z, ent + 2 * EC_N, EC_N * sizeof *ent);
     tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
 }
 
-static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
+/* acc = acc + (t->x, t->y) by the mixed complete addition, acc kept when abs = 0 (t is then
+ * the zero entry and its sum is dropped by masks); s is scratch. */
+static inline void EC_FN(madd_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
+                                      const tabai_ec_point *t, tabai_ec_point *s, uint64_t abs) {
+    EC_FN(point_madd)(x, s, acc, t->x, t->y);
+    const uint64_t keep = tabai_eq(abs, 0);
+    tabai_cmov_n(acc->x, keep, acc->x, s->x, EC_N);
+    tabai_cmov_n(acc->y, keep, acc->y, s->y, EC_N);
+    tabai_cmov_n(acc->z, keep, acc->z, s->z, EC_N);
+}
 
 /* r = a / 2 mod p for a < p, p odd (constant time): a + p under the mask of a's low bit,
  * shifted right by one, the sum's carry becoming the top bit (the shifts as 128-bit ones,
@@ -408,65 +465,80 @@ static void EC_FN(dbl5_ct)(const tabai_ec_ctx *x, tabai_ec_point *r) {
 
 #if EC_GLV
 /* k P = k1 P + k2 lambda(P) (point.c's mul_glv_ct, inlined field operations, the doublings
- * by dbl5_ct); the tables read by read_proj with scan (NULL: scan_proj). */
+ * by dbl5_ct, the mixed complete additions of the affine tables of aff_table, read by
+ * read_aff with scan). Constant time in k; p is public (the peer's key). */
 static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
-    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t;
+    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t, s, pa;
     uint64_t k1[4], k2[4], s1, s2, neg, abs;
-    uint64_t pt[(TABAI_EC_TAB + 1) * EC_SW], pt2[(TABAI_EC_TAB + 1) * EC_SW];
+    uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW], pt2[(TABAI_EC_TAB + 1) * EC_AW];
+    if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
+        EC_FN(point_inf)(x, r);
+        return;
+    }
     tabai_ec_glv_split(x, k, k1, k2, &s1, &s2);
-    EC_FN(odd_table)(x, tab, p);
+    EC_FN(aff_table)(x, tab, &pa);
     for (int j = 0; j < TABAI_EC_TAB; j++) {
         tab2[j] = tab[j];
         F_MUL(tab2[j].x, tab[j].x, x->c->beta_m);
     }
-    if (scan) EC_FN(pack_proj)(x, pt, tab), EC_FN(pack_proj)(x, pt2, tab2);
+    if (scan) EC_FN(pack_aff)(pt, tab), EC_FN(pack_aff)(pt2, tab2);
     size_t w = tabai_ec_booth_windows(TABAI_EC_GLV_BITS);
     EC_FN(point_inf)(x, &acc);
     for (size_t i = w; i-- > 0;) {
         if (i + 1 < w) EC_FN(dbl5_ct)(x, &acc);
         tabai_ec_booth_digit(k1, 4, i, &neg, &abs);
-        EC_FN(read_proj)(x, &t, tab, pt, scan, abs);
+        EC_FN(read_aff)(&t, tab, pt, scan, abs);
         EC_FN(point_cneg)(&t, neg ^ s1);
-        EC_FN(point_add)(x, &acc, &acc, &t);
+        EC_FN(madd_masked)(x, &acc, &t, &s, abs);
         tabai_ec_booth_digit(k2, 4, i, &neg, &abs);
-        EC_FN(read_proj)(x, &t, tab2, pt2, scan, abs);
+        EC_FN(read_aff)(&t, tab2, pt2, scan, abs);
         EC_FN(point_cneg)(&t, neg ^ s2);
-        EC_FN(point_add)(x, &acc, &acc, &t);
+        EC_FN(madd_masked)(x, &acc, &t, &s, abs);
     }
     *r = acc;
     tabai_wipe(tab, sizeof tab), tabai_wipe(tab2, sizeof tab2);
     if (scan) tabai_wipe(pt, sizeof pt), tabai_wipe(pt2, sizeof pt2);
-    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
+    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t), tabai_wipe(&s, sizeof s);
     tabai_wipe(k1, sizeof k1), tabai_wipe(k2, sizeof k2);
     s1 = s2 = neg = abs = 0;
 }
 #else
 /* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations, the
- * doublings by dbl5_ct); the table read by read_proj with scan (NULL: scan_proj). */
+ * doublings by dbl5_ct, the mixed complete additions of the affine table of aff_table, read
+ * by read_aff with scan). Constant time in k; p is public (the peer's key). */
 static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
-    tabai_ec_point tab[TABAI_EC_TAB], acc, t;
-    uint64_t pt[(TABAI_EC_TAB + 1) * EC_SW];
-    EC_FN(odd_table)(x, tab, p);
-    if (scan) EC_FN(pack_proj)(x, pt, tab);
+    tabai_ec_point tab[TABAI_EC_TAB], acc, t, s, pa;
+    uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW];
+    if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
+        EC_FN(point_inf)(x, r);
+        return;
+    }
+    EC_FN(aff_table)(x, tab, &pa);
+    if (scan) EC_FN(pack_aff)(pt, tab);
     size_t w = tabai_ec_booth_windows(x->c->qbits);
     uint64_t neg, abs;
     tabai_ec_booth_digit(k, EC_N, w - 1, &neg, &abs);
-    EC_FN(read_proj)(x, &acc, tab, pt, scan, abs);
+    EC_FN(read_aff)(&acc, tab, pt, scan, abs);
     EC_FN(point_cneg)(&acc, neg);
+    EC_FN(cpy)(acc.z, x->fp.one);
+    EC_FN(point_inf)(x, &s); /* the top digit 0: infinity */
+    const uint64_t zero = tabai_eq(abs, 0);
+    tabai_cmov_n(acc.x, zero, s.x, acc.x, EC_N);
+    tabai_cmov_n(acc.y, zero, s.y, acc.y, EC_N);
+    tabai_cmov_n(acc.z, zero, s.z, acc.z, EC_N);
     for (size_t i = w - 1; i-- > 0;) {
         EC_FN(dbl5_ct)(x, &acc);
         tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
-        EC_FN(read_proj)(x, &t, tab, pt, scan, abs);
+        EC_FN(read_aff)(&t, tab, pt, scan, abs);
         EC_FN(point_cneg)(&t, neg);
-        EC_FN(point_add)(x, &acc, &acc, &t);
+        EC_FN(madd_masked)(x, &acc, &t, &s, abs);
     }
     *r = acc;
     tabai_wipe(tab, sizeof tab);
     if (scan) tabai_wipe(pt, sizeof pt);
-    tabai_wipe(&acc, sizeof acc);
-    tabai_wipe(&t, sizeof t);
+    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t), tabai_wipe(&s, sizeof s);
     neg = abs = 0;
 }
 #endif
@@ -687,37 +759,6 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
     F_SUB(r->y, t, s1);
 }
 
-#if !EC_AZERO
-/* t[0..7] (Jacobian, every Z nonzero: the odd multiples of a finite point of the prime-order
- * group) to affine coordinates (Z ignored after), variable time: the products of the Z's,
- * one inversion of the last (Montgomery's trick: 3 (8 - 1) products), then x Z^-2, y Z^-3. */
-static void EC_FN(affine8_vartime)(const tabai_ec_ctx *x, tabai_ec_point *t) {
-    EC_FN(fe) pre[8], inv, zi, z2;
-    EC_FN(cpy)(pre[0], t[0].z);
-    for (int j = 1; j < 8; j++) F_MUL(pre[j], pre[j - 1], t[j].z);
-#if EC_FORM
-    uint64_t w[EC_N];
-    FE_OUT(w, pre[7]);
-    tabai_ec_fe_inv_vartime(x, w, w);
-    FE_IN(inv, w);
-#else
-    tabai_ec_fe_inv_vartime(x, inv, pre[7]);
-#endif
-    for (int j = 7; j >= 0; j--) {
-        if (j) {
-            F_MUL(zi, inv, pre[j - 1]);
-            F_MUL(inv, inv, t[j].z);
-        } else {
-            EC_FN(cpy)(zi, inv);
-        }
-        F_SQR(z2, zi);
-        F_MUL(t[j].x, t[j].x, z2);
-        F_MUL(z2, z2, zi);
-        F_MUL(t[j].y, t[j].y, z2);
-    }
-}
-#endif
-
 /* r = u1 G + u2 P, Jacobian, variable time (point.c's tabai_ec_mul2_vartime: u2 by a
  * width-5 NAF over P's odd multiples, u1 by a width-TABAI_EC_VW NAF over the generator's
  * affine table,
@@ -759,7 +800,7 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
     /* the odd multiples made affine by one inversion (Montgomery's trick), so that every
      * addition of the main loop is a mixed one (7M + 4S for 11M + 5S) */
     const int q_aff = !FE_IS_ZERO(p->z); /* public; infinity keeps the Jacobian additions */
-    if (q_aff) EC_FN(affine8_vartime)(x, odd);
+    if (q_aff) EC_FN(affine_vartime)(x, odd, 8);
     const uint64_t *gz = NULL;
 #endif
     int16_t naf[4][EC_N * 64 + 2];
@@ -935,4 +976,4 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef EC_FORM
 #undef EC_B
 #undef EC_API
-#undef EC_SW
+#undef EC_AW

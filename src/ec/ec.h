@@ -145,7 +145,8 @@ const uint64_t *tabai_ec_verify_table(const tabai_ec_curve *c);
 void tabai_ec_point_add_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                            const tabai_ec_point *q);
 void tabai_ec_point_dbl_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p);
-/* r = k P for k[n] < q, constant time in k (GLV on the curves that have it). */
+/* r = k P for k[n] < q, constant time in k (GLV on the curves that have it); P is public:
+ * the inlined instances make its affine table by variable-time formulas and inversion. */
 void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                      const tabai_ec_point *p);
 /* r = k G by the precomputed table, constant time in k (k[n] < 2^qbits). */

@@ -313,6 +313,45 @@ static void check_mul(const curve_case *cc, const EC_GROUP *g, const EC_POINT *P
     BN_free(K);
 }
 
+/* The internal k P (the tier's inlined instance, whose table starts from Z = 1) on G given
+ * with Z = lambda != 1 (projective (lambda X : lambda Y : lambda)) against G with Z = 1, the
+ * results compared projectively (X1 Z2 = X2 Z1, Y1 Z2 = Y2 Z1), and on infinity (k O = O). */
+static void test_mul_proj(tabai_curve cv) {
+    const tabai_ec_curve *c = tabai_ec_curve_get(cv);
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    size_t n = c->n;
+    tabai_ec_point P, Q, R1, R2;
+    memset(&P, 0, sizeof P);
+    memcpy(P.x, c->gx_m, n * 8);
+    memcpy(P.y, c->gy_m, n * 8);
+    memcpy(P.z, x.fp.one, n * 8);
+    uint64_t lam[TABAI_EC_LIMBS] = {0}, k[TABAI_EC_LIMBS] = {0}, a[TABAI_EC_LIMBS],
+             b[TABAI_EC_LIMBS];
+    for (int it = 0; it < 4; it++) {
+        lam[0] = 3 + 2 * (uint64_t)it; /* any nonzero residue < p */
+        memset(&Q, 0, sizeof Q);
+        fe_mul(&x.fp, Q.x, P.x, lam);
+        fe_mul(&x.fp, Q.y, P.y, lam);
+        fe_mul(&x.fp, Q.z, P.z, lam);
+        for (size_t i = 0; i < n; i++) k[i] = tu_rand();
+        k[n - 1] >>= 2; /* below q */
+        tabai_ec_mul_ct(&x, &R1, k, &P);
+        tabai_ec_mul_ct(&x, &R2, k, &Q);
+        fe_mul(&x.fp, a, R1.x, R2.z);
+        fe_mul(&x.fp, b, R2.x, R1.z);
+        int ok = !memcmp(a, b, n * 8);
+        fe_mul(&x.fp, a, R1.y, R2.z);
+        fe_mul(&x.fp, b, R2.y, R1.z);
+        ok &= !memcmp(a, b, n * 8) && !fe_is_zero(R1.z, n);
+        TU_CHECK(ok, "k P with Z != 1", n, TU_V("k", k, n));
+    }
+    memset(&Q, 0, sizeof Q);
+    memcpy(Q.y, x.fp.one, n * 8); /* infinity (0 : 1 : 0) */
+    tabai_ec_mul_ct(&x, &R1, k, &Q);
+    CHECK(fe_is_zero(R1.z, n), "k infinity = infinity");
+}
+
 static void test_mul(const curve_case *cc, const EC_GROUP *g, size_t L) {
     const BIGNUM *N = EC_GROUP_get0_order(g);
     const EC_POINT *G = EC_GROUP_get0_generator(g);
@@ -762,6 +801,7 @@ int main(int argc, char **argv) {
         test_field(cc->c);
         test_params(cc, g, L);
         test_mul2(cc->c, g, L);
+        test_mul_proj(cc->c);
         test_mul(cc, g, L);
         test_add(cc, g, L);
         test_ecdh(cc, g, L);
