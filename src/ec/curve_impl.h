@@ -359,7 +359,8 @@ static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab,
         memset(t->y, 0, sizeof t->y);
         for (uint64_t j = 0; j < TABAI_EC_TAB; j++) {
             uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
-            _Pragma("GCC unroll 16") for (size_t l = 0; l < EC_N; l++) {
+#pragma GCC unroll 16
+            for (size_t l = 0; l < EC_N; l++) {
                 t->x[l] |= tab[j].x[l] & msk;
                 t->y[l] |= tab[j].y[l] & msk;
             }
