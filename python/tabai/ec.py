@@ -308,13 +308,13 @@ def _decode_sig(curve: Curve, sig: bytes, encoding: str) -> Optional[bytes]:
         return sig
     if encoding != "der":
         raise ValueError(f"encoding must be 'der' or 'p1363', not {encoding!r}")
-    encode_dss_signature, decode_dss_signature = _dss()
-    try:
+    decode_dss_signature = _dss()[1]
+    try:  # a strict DER parser: BER forms, trailing bytes and negative INTEGERs are refused
         r, s = decode_dss_signature(sig)
     except Exception as ex:  # cryptography raises ValueError; be sure of the type
         raise ValueError(f"malformed DER signature: {ex}") from None
-    if r < 0 or s < 0 or encode_dss_signature(r, s) != sig:
-        raise ValueError("malformed DER signature: not the unique DER encoding of (r, s)")
+    if r < 0 or s < 0:
+        raise ValueError("malformed DER signature: a negative INTEGER")
     if r >> (8 * Ln) or s >> (8 * Ln):
         return None
     return r.to_bytes(Ln, "big") + s.to_bytes(Ln, "big")
