@@ -334,8 +334,10 @@ static void test_mul_proj(tabai_curve cv) {
         fe_mul(&x.fp, Q.x, P.x, lam);
         fe_mul(&x.fp, Q.y, P.y, lam);
         fe_mul(&x.fp, Q.z, P.z, lam);
-        for (size_t i = 0; i < n; i++) k[i] = tu_rand();
-        k[n - 1] >>= 2; /* below q */
+        size_t kb = c->qbits - 1; /* k < 2^(qbits - 1) < q */
+        memset(k, 0, sizeof k);
+        for (size_t i = 0; i < kb / 64; i++) k[i] = tu_rand();
+        if (kb % 64) k[kb / 64] = tu_rand() & (((uint64_t)1 << (kb % 64)) - 1);
         tabai_ec_mul_ct(&x, &R1, k, &P);
         tabai_ec_mul_ct(&x, &R2, k, &Q);
         fe_mul(&x.fp, a, R1.x, R2.z);
