@@ -128,7 +128,8 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_verify_digest_vartim
 /** out = k P for a scalar k[k_len] (big-endian, any length, reduced mod n) and a point
  *  P[p_len] (validated; infinity allowed). out: 1 + 2L bytes, uncompressed, or a single
  *  0x00 followed by 2L zero bytes for infinity. Errors: TABAI_ERR_CURVE, TABAI_ERR_NULL,
- *  TABAI_ERR_POINT. Time: constant in k. */
+ *  TABAI_ERR_POINT. Time: constant in k; P is treated as public (the table of its multiples
+ *  is made in variable time), as the peer's key of tabai_ecdh is. */
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ec_point_mul(tabai_curve c, uint8_t *out,
                                                                    const uint8_t *k, size_t k_len,
                                                                    const uint8_t *pt, size_t p_len);
