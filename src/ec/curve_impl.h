@@ -375,7 +375,7 @@ static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab,
 }
 
 /* acc = acc + (t->x, t->y) by the mixed complete addition, acc kept when abs = 0 (t is then
- * the zero entry and its sum is dropped by masks); s is scratch. */
+ * the zero entry and its sum is dropped by masks); s is scratch. The windows of k G and k P. */
 static inline void EC_FN(madd_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
                                       const tabai_ec_point *t, tabai_ec_point *s, uint64_t abs) {
     EC_FN(point_madd)(x, s, acc, t->x, t->y);
@@ -603,12 +603,7 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
         FE_IN(t.y, t.y);
 #endif
         EC_FN(point_cneg)(&t, neg);
-        /* digit 0 (nothing to add): the mixed sum of the zero entry is dropped by masks */
-        EC_FN(point_madd)(x, &s, &acc, t.x, t.y);
-        const uint64_t keep = tabai_eq(abs, 0);
-        tabai_cmov_n(acc.x, keep, acc.x, s.x, EC_N);
-        tabai_cmov_n(acc.y, keep, acc.y, s.y, EC_N);
-        tabai_cmov_n(acc.z, keep, acc.z, s.z, EC_N);
+        EC_FN(madd_masked)(x, &acc, &t, &s, abs); /* digit 0: the sum dropped by masks */
     }
     *r = acc;
     tabai_wipe(&acc, sizeof acc);
