@@ -11,9 +11,10 @@
  *   0x00; only the point-arithmetic functions accept or produce it.
  *   X25519 scalars and u-coordinates: 32 bytes, little-endian (RFC 7748).
  *
- * Time: everything that touches a private scalar or a nonce is constant time (complete
- * addition formulas, masked table scans, no secret-dependent branch, address or
- * variable-latency instruction). Functions whose time depends on their inputs end in
+ * Time: everything that touches a private scalar or a nonce is constant time (addition
+ * formulas without exceptional inputs: Renes-Costello-Batina's complete ones, and in k P a
+ * unified Jacobian one whose every case is taken by masks; masked table scans; no
+ * secret-dependent branch, address or variable-latency instruction). Functions whose time depends on their inputs end in
  * `_vartime` and take public data only.
  *
  * Errors: every function returns a tabai_status and writes nothing to its outputs on error.

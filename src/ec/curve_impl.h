@@ -375,7 +375,7 @@ static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab,
 }
 
 /* acc = acc + (t->x, t->y) by the mixed complete addition, acc kept when abs = 0 (t is then
- * the zero entry and its sum is dropped by masks); s is scratch. The windows of k G and k P. */
+ * the zero entry and its sum is dropped by masks); s is scratch. The windows of k G. */
 static inline void EC_FN(madd_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
                                       const tabai_ec_point *t, tabai_ec_point *s, uint64_t abs) {
     EC_FN(point_madd)(x, s, acc, t->x, t->y);
@@ -406,71 +406,91 @@ TABAI_INLINE void EC_FN(half)(uint64_t *r, const uint64_t *a) {
 #define F_HALF EC_FN(half)
 #endif
 
-/* The end shared by the Jacobian doublings (jdbl_ct, pdbl_jac_ct): X3 = alpha^2 - 2 fb,
- * Y3 = alpha (fb - X3) - g, for fb = 4 beta and g = 8 gamma^2; fb is overwritten, r's z is
- * left alone. */
-TABAI_INLINE void EC_FN(jdbl_tail)(tabai_ec_point *r, const uint64_t *al, uint64_t *fb,
-                                   const uint64_t *g) {
-    EC_FN(fe) t, u;
-    F_SQR(t, al);
-    F_ADD(u, fb, fb);
-    F_SUB(r->x, t, u);
-    F_SUB(fb, fb, r->x);
-    F_MUL(fb, al, fb);
-    F_SUB(r->y, fb, g);
-}
-
-/* r = 2 r from projective (X : Y : Z) to Jacobian, 5M + 2S (a = -3; 4M + 3S for a = 0):
- * the doubling of jdbl_ct on the Jacobian form (X Z, Y Z^2, Z) of the input, its result
- * scaled by Z^-2: alpha = 3 (X - Z)(X + Z) (3 X^2 for a = 0), Z3 = u = 2 Y Z, w = 2 Y u
- * (= 4 Y^2 Z), fb = X w (4 beta), g = w^2 / 2 (8 Y^4 Z^2), then jdbl_tail; the change of
- * coordinates and the first doubling together cost 7 products against 3 + 8. Infinity
- * (0 : Y : 0) gives (0, 0, 0), which jdbl_ct keeps. */
-static inline void EC_FN(pdbl_jac_ct)(tabai_ec_point *r) {
-    EC_FN(fe) al, w, fb, g, u;
+/* acc = acc + (t->x, t->y) in Jacobian coordinates, constant time, for any acc (infinity:
+ * Z = 0) and a finite affine t, acc kept when abs = 0 (t is then the zero entry and its sum
+ * is dropped by masks): the windows of mul. The unified addition of E. Brier and M. Joye
+ * ("Weierstrass elliptic curves and side-channel attacks", PKC 2002), lambda =
+ * (x1^2 + x1 x2 + x2^2 + a) / (y1 + y2), whose one case without a quotient, y1 = -y2 with
+ * x1 != x2, takes the chord's (y1 - y2) / (x1 - x2) by masks, the arrangement of
+ * libsecp256k1's secp256k1_gej_add_ge, here with a's term a Z1^4 in R: U1 = X1,
+ * U2 = x2 Z1^2, S1 = Y1, S2 = y2 Z1^3, T = U1 + U2, M = S1 + S2, R = T^2 - U1 U2 + a Z1^4;
+ * when M = 0, R := 2 S1 and M' := U1 - U2 (else M' = M); X3 = R^2 - T M'^2, Z3 = Z1 M',
+ * Y3 = (R (T M'^2 - 2 X3) - M^3 M') / 2, where M^3 M' is M'^4 or 0. P = t doubles, P = -t
+ * gives Z3 = 0; acc at infinity is replaced by (x, y, 1) under a mask. 7M + 6S (7M + 5S for
+ * a = 0), against the complete projective formula's 11M + 2 products by b and the change of
+ * coordinates around it (2M + 1S) when the doublings are Jacobian. */
+static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
+                                       const tabai_ec_point *t, uint64_t abs) {
+    static const uint64_t zero[EC_N];
+    EC_FN(fe) zz, u2, s2, tt, m, rr, ra, ma, n, q, w, X3, Y3, Z3;
+    F_SQR(zz, acc->z);
+    F_MUL(u2, t->x, zz);
+    F_MUL(s2, t->y, zz);
+    F_MUL(s2, s2, acc->z);
+    F_ADD(tt, acc->x, u2);
+    F_ADD(m, acc->y, s2);
+    F_SQR(rr, tt);
+    F_MUL(w, acc->x, u2);
+    F_SUB(rr, rr, w);
 #if !EC_AZERO
-    F_SUB(al, r->x, r->z);
-    F_ADD(u, r->x, r->z);
-    F_MUL(al, al, u);
-#else
-    F_SQR(al, r->x);
+    F_SQR(zz, zz);
+    F_ADD(w, zz, zz);
+    F_ADD(w, w, zz);
+    F_SUB(rr, rr, w); /* R = T^2 - U1 U2 - 3 Z1^4 */
 #endif
-    F_MUL(u, r->y, r->z);
-    F_ADD(r->z, u, u);
-    F_MUL(w, r->y, r->z);
-    F_ADD(w, w, w);
-    F_MUL(fb, r->x, w);
-    F_SQR(g, w);
-    F_ADD(w, al, al);
-    F_ADD(al, w, al);
-    F_HALF(g, g);
-    EC_FN(jdbl_tail)(r, al, fb, g);
+    const uint64_t deg = FE_IS_ZERO(m);
+    F_ADD(ra, acc->y, acc->y);
+    F_SUB(ma, acc->x, u2);
+    tabai_cmov_n(ra, deg, ra, rr, EC_N);
+    tabai_cmov_n(ma, deg, ma, m, EC_N);
+    F_SQR(n, ma);
+    F_MUL(q, tt, n); /* T M'^2 */
+    F_SQR(n, n);
+    tabai_cmov_n(n, deg, zero, n, EC_N); /* M^3 M' */
+    F_SQR(w, ra);
+    F_SUB(X3, w, q);
+    F_MUL(Z3, acc->z, ma);
+    F_ADD(w, X3, X3);
+    F_SUB(w, q, w);
+    F_MUL(w, ra, w);
+    F_SUB(w, w, n);
+    F_HALF(Y3, w);
+    const uint64_t inf = FE_IS_ZERO(acc->z), keep = tabai_eq(abs, 0);
+    tabai_cmov_n(X3, inf, t->x, X3, EC_N);
+    tabai_cmov_n(Y3, inf, t->y, Y3, EC_N);
+    tabai_cmov_n(Z3, inf, x->fp.one, Z3, EC_N);
+    tabai_cmov_n(acc->x, keep, acc->x, X3, EC_N);
+    tabai_cmov_n(acc->y, keep, acc->y, Y3, EC_N);
+    tabai_cmov_n(acc->z, keep, acc->z, Z3, EC_N);
 }
 
-/* r = 32 r, constant time, for the windows of mul: the five doublings in Jacobian
- * coordinates (jdbl_ct: 4M + 4S against the complete formula's 8M + 3S, 3M + 4S for a = 0;
- * exception-free on a prime-order curve), the first one from the
- * projective input (pdbl_jac_ct), the result brought back to projective: Jacobian (X, Y, Z)
- * is projective (X Z, Y, Z^3), 2M + 1S. Infinity (Z = 0) comes back as (0 : 0 : 0), so Y is
- * set to 1 under a mask. The additions stay the complete ones. */
-static void EC_FN(dbl5_ct)(const tabai_ec_ctx *x, tabai_ec_point *r) {
+/* r = 32 r in Jacobian coordinates, constant time: five doublings of jdbl_ct (4M + 4S,
+ * 3M + 4S for a = 0; exception-free on a prime-order curve, Z = 0 stays 0). */
+static inline void EC_FN(jdbl5_ct)(tabai_ec_point *r) {
+    for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
+}
+
+/* r = the Jacobian p as projective (X Z : Y : Z^3), 2M + 1S, constant time; infinity (Z = 0)
+ * as (0 : 1 : 0). r may alias p. */
+static inline void EC_FN(jac_to_proj)(const tabai_ec_ctx *x, tabai_ec_point *r,
+                                      const tabai_ec_point *p) {
     EC_FN(fe) zz;
-    EC_FN(pdbl_jac_ct)(r);
-    for (int j = 1; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
-    F_SQR(zz, r->z);
-    F_MUL(r->x, r->x, r->z);
-    F_MUL(r->z, zz, r->z);
+    F_SQR(zz, p->z);
+    F_MUL(r->x, p->x, p->z);
+    F_MUL(r->z, zz, p->z);
+    EC_FN(cpy)(r->y, p->y);
     tabai_cmov_n(r->y, FE_IS_ZERO(r->z), x->fp.one, r->y, EC_N);
     tabai_wipe(zz, sizeof zz);
 }
 
 #if EC_GLV
-/* k P = k1 P + k2 lambda(P) (point.c's mul_glv_ct, inlined field operations, the doublings
- * by dbl5_ct, the mixed complete additions of the affine tables of aff_table, read by
- * read_aff with scan). Constant time in k; p is public (the peer's key). */
+/* k P = k1 P + k2 lambda(P) (point.c's mul_glv_ct, inlined field operations), in Jacobian
+ * coordinates: the doublings by jdbl5_ct, the unified additions of jmadd_masked of the
+ * affine tables of aff_table, read by read_aff with scan. Constant time in k; p is public
+ * (the peer's key). */
 static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
-    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t, s, pa;
+    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t, pa;
     uint64_t k1[4], k2[4], s1, s2, neg, abs;
     uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW], pt2[(TABAI_EC_TAB + 1) * EC_AW];
     if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
@@ -485,32 +505,33 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     }
     if (scan) EC_FN(pack_aff)(pt, tab), EC_FN(pack_aff)(pt2, tab2);
     size_t w = tabai_ec_booth_windows(TABAI_EC_GLV_BITS);
-    EC_FN(point_inf)(x, &acc);
+    memset(&acc, 0, sizeof acc); /* infinity: Z = 0 */
     for (size_t i = w; i-- > 0;) {
-        if (i + 1 < w) EC_FN(dbl5_ct)(x, &acc);
+        if (i + 1 < w) EC_FN(jdbl5_ct)(&acc);
         tabai_ec_booth_digit(k1, 4, i, &neg, &abs);
         EC_FN(read_aff)(&t, tab, pt, scan, abs);
         EC_FN(point_cneg)(&t, neg ^ s1);
-        EC_FN(madd_masked)(x, &acc, &t, &s, abs);
+        EC_FN(jmadd_masked)(x, &acc, &t, abs);
         tabai_ec_booth_digit(k2, 4, i, &neg, &abs);
         EC_FN(read_aff)(&t, tab2, pt2, scan, abs);
         EC_FN(point_cneg)(&t, neg ^ s2);
-        EC_FN(madd_masked)(x, &acc, &t, &s, abs);
+        EC_FN(jmadd_masked)(x, &acc, &t, abs);
     }
-    *r = acc;
+    EC_FN(jac_to_proj)(x, r, &acc);
     tabai_wipe(tab, sizeof tab), tabai_wipe(tab2, sizeof tab2);
     if (scan) tabai_wipe(pt, sizeof pt), tabai_wipe(pt2, sizeof pt2);
-    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t), tabai_wipe(&s, sizeof s);
+    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
     tabai_wipe(k1, sizeof k1), tabai_wipe(k2, sizeof k2);
     s1 = s2 = neg = abs = 0;
 }
 #else
-/* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations, the
- * doublings by dbl5_ct, the mixed complete additions of the affine table of aff_table, read
- * by read_aff with scan). Constant time in k; p is public (the peer's key). */
+/* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations), in
+ * Jacobian coordinates: the doublings by jdbl5_ct, the unified additions of jmadd_masked of
+ * the affine table of aff_table, read by read_aff with scan. Constant time in k; p is public
+ * (the peer's key). */
 static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
-    tabai_ec_point tab[TABAI_EC_TAB], acc, t, s, pa;
+    tabai_ec_point tab[TABAI_EC_TAB], acc, t, pa;
     uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW];
     if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
         EC_FN(point_inf)(x, r);
@@ -523,23 +544,20 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     tabai_ec_booth_digit(k, EC_N, w - 1, &neg, &abs);
     EC_FN(read_aff)(&acc, tab, pt, scan, abs);
     EC_FN(point_cneg)(&acc, neg);
-    EC_FN(cpy)(acc.z, x->fp.one);
-    EC_FN(point_inf)(x, &s); /* the top digit 0: infinity */
-    const uint64_t zero = tabai_eq(abs, 0);
-    tabai_cmov_n(acc.x, zero, s.x, acc.x, EC_N);
-    tabai_cmov_n(acc.y, zero, s.y, acc.y, EC_N);
-    tabai_cmov_n(acc.z, zero, s.z, acc.z, EC_N);
+    static const uint64_t zero[EC_N];
+    /* Z = 1, or 0 (infinity) for a top digit 0, whose entry is zero */
+    tabai_cmov_n(acc.z, tabai_eq(abs, 0), zero, x->fp.one, EC_N);
     for (size_t i = w - 1; i-- > 0;) {
-        EC_FN(dbl5_ct)(x, &acc);
+        EC_FN(jdbl5_ct)(&acc);
         tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
         EC_FN(read_aff)(&t, tab, pt, scan, abs);
         EC_FN(point_cneg)(&t, neg);
-        EC_FN(madd_masked)(x, &acc, &t, &s, abs);
+        EC_FN(jmadd_masked)(x, &acc, &t, abs);
     }
-    *r = acc;
+    EC_FN(jac_to_proj)(x, r, &acc);
     tabai_wipe(tab, sizeof tab);
     if (scan) tabai_wipe(pt, sizeof pt);
-    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t), tabai_wipe(&s, sizeof s);
+    tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
     neg = abs = 0;
 }
 #endif
@@ -658,7 +676,13 @@ static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
     F_ADD(d, al, al);
     F_ADD(al, d, al);
     F_HALF(g, g);
-    EC_FN(jdbl_tail)(r, al, fb, g);
+    /* X3 = alpha^2 - 2 fb, Y3 = alpha (fb - X3) - g */
+    F_SQR(s, al);
+    F_ADD(d, fb, fb);
+    F_SUB(r->x, s, d);
+    F_SUB(fb, fb, r->x);
+    F_MUL(fb, al, fb);
+    F_SUB(r->y, fb, g);
 }
 
 static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
@@ -860,6 +884,11 @@ static void EC_FN(fe_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F
 static void EC_FN(fe_sqr)(uint64_t *r, const uint64_t *a) { F_SQR(r, a); }
 static void EC_FN(fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_ADD(r, a, b); }
 static void EC_FN(fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_SUB(r, a, b); }
+static void EC_FN(jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                         const tabai_ec_point *q) {
+    *r = *p;
+    EC_FN(jmadd_masked)(x, r, q, 1);
+}
 
 #if EC_FORM
 /* The instance functions on the context's form: the points and elements converted on the
@@ -940,29 +969,37 @@ static void EC_FN(api_fe_sqr)(uint64_t *r, const uint64_t *a) {
     EC_FN(fe_sqr)(u, u);
     FE_OUT(r, u);
 }
+static void EC_FN(api_jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                             const tabai_ec_point *q) {
+    tabai_ec_point a, b;
+    EC_FN(pt_in)(&a, p);
+    EC_FN(pt_in)(&b, q);
+    EC_FN(jmadd)(x, &a, &a, &b);
+    EC_FN(pt_out)(r, &a);
+}
 #define EC_API(name) EC_FN(api_##name)
 #else
 #define EC_API(name) EC_FN(name)
 #endif
 
-const tabai_ec_impl EC_IMPL_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul),
-                                    EC_API(mul_base),  EC_API(mul2_vartime), EC_API(fe_mul),
-                                    EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
+const tabai_ec_impl EC_IMPL_NAME = {
+    EC_API(point_add), EC_API(point_dbl), EC_API(mul),    EC_API(mul_base), EC_API(mul2_vartime),
+    EC_API(fe_mul),    EC_API(fe_sqr),    EC_API(fe_add), EC_API(fe_sub),   EC_API(jmadd)};
 #ifdef EC_IMPL7_NAME
-const tabai_ec_impl EC_IMPL7_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul_avx2),
-                                     EC_API(mul_base7), EC_API(mul2_vartime), EC_API(fe_mul),
-                                     EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
+const tabai_ec_impl EC_IMPL7_NAME = {
+    EC_API(point_add), EC_API(point_dbl), EC_API(mul_avx2), EC_API(mul_base7), EC_API(mul2_vartime),
+    EC_API(fe_mul),    EC_API(fe_sqr),    EC_API(fe_add),   EC_API(fe_sub),    EC_API(jmadd)};
 #endif
 #ifdef EC_IMPL_AVX2_NAME
-const tabai_ec_impl EC_IMPL_AVX2_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul_avx2),
-                                         EC_API(mul_base),  EC_API(mul2_vartime), EC_API(fe_mul),
-                                         EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub)};
+const tabai_ec_impl EC_IMPL_AVX2_NAME = {
+    EC_API(point_add), EC_API(point_dbl), EC_API(mul_avx2), EC_API(mul_base), EC_API(mul2_vartime),
+    EC_API(fe_mul),    EC_API(fe_sqr),    EC_API(fe_add),   EC_API(fe_sub),   EC_API(jmadd)};
 #endif
 #ifdef EC_IMPL7_AVX2_NAME
 const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
-    EC_API(point_add),      EC_API(point_dbl),    EC_API(mul_avx2),
-    EC_API(mul_base7_avx2), EC_API(mul2_vartime), EC_API(fe_mul),
-    EC_API(fe_sqr),         EC_API(fe_add),       EC_API(fe_sub)};
+    EC_API(point_add),    EC_API(point_dbl), EC_API(mul_avx2), EC_API(mul_base7_avx2),
+    EC_API(mul2_vartime), EC_API(fe_mul),    EC_API(fe_sqr),   EC_API(fe_add),
+    EC_API(fe_sub),       EC_API(jmadd)};
 #endif
 
 #undef F_MUL

@@ -87,6 +87,11 @@ typedef struct tabai_ec_impl {
     void (*fe_sqr)(uint64_t *r, const uint64_t *a);
     void (*fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    /* the unified addition of mul's windows, callable for the tests: r = p + q for p in
+     * Jacobian coordinates (X / Z^2, Y / Z^3; Z = 0 is infinity) and q affine and finite
+     * (q->z ignored), r Jacobian; r may alias p; constant time */
+    void (*jmadd)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
+                  const tabai_ec_point *q);
 } tabai_ec_impl;
 
 /* A curve with its field and scalar moduli bound to the tier's kernels, and the curve's

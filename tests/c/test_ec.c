@@ -266,6 +266,120 @@ static void test_mul2(tabai_curve cv, const EC_GROUP *g, size_t L) {
     EC_POINT_free(Q), EC_POINT_free(R);
 }
 
+/* x, y of the affine P (finite) in the context's field form */
+static void to_field(const tabai_ec_ctx *x, const EC_GROUP *g, const EC_POINT *P, size_t L,
+                     uint64_t *px, uint64_t *py) {
+    uint8_t enc[MAXB];
+    size_t n = x->c->n;
+    oct(g, P, 0, enc);
+    memset(px, 0, n * 8), memset(py, 0, n * 8);
+    (void)!tabai_from_bytes(px, n, enc + 1, L);
+    (void)!tabai_from_bytes(py, n, enc + 1 + L, L);
+    fe_mul(&x->fp, px, px, x->fp.rr);
+    fe_mul(&x->fp, py, py, x->fp.rr);
+}
+
+/* The unified Jacobian + affine addition of k P's windows (impl->jmadd) against
+ * EC_POINT_add, P given in Jacobian coordinates with a random Z, on the cases the scalar
+ * multiplication cannot be steered into: Q random, Q = P (a doubling), Q = -P (infinity),
+ * Q = (x2, -y1) with x1^2 + x1 x2 + x2^2 + a = 0 (y1 + y2 = 0 with x1 != x2, where the
+ * unified slope has no quotient), and P at infinity (Z = 0). */
+static void test_jmadd(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    const tabai_ec_curve *c = tabai_ec_curve_get(cc->c);
+    tabai_ec_ctx x;
+    tabai_ec_ctx_init(&x, c);
+    if (!x.impl) return;
+    size_t n = c->n;
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    BIGNUM *K = BN_new(), *Pp = BN_new(), *A = BN_new(), *B = BN_new(), *X1 = BN_new(),
+           *Y1 = BN_new(), *D = BN_new(), *X2 = BN_new(), *T = BN_new();
+    EC_GROUP_get_curve(g, Pp, A, B, bnctx);
+    EC_POINT *P = EC_POINT_new(g), *Q = EC_POINT_new(g), *R = EC_POINT_new(g);
+    size_t iters = tu_iters(8), degenerate = 0;
+    for (size_t it = 0; it < iters * 5; it++) {
+        int kind = (int)(it % 5);
+        BN_rand_range(K, N);
+        if (BN_is_zero(K)) continue;
+        EC_POINT_mul(g, P, K, NULL, NULL, bnctx);
+        if (kind == 0) {
+            BN_rand_range(K, N);
+            EC_POINT_mul(g, Q, K, NULL, NULL, bnctx);
+        } else if (kind == 1 || kind == 4) {
+            EC_POINT_copy(Q, P);
+        } else if (kind == 2) {
+            EC_POINT_copy(Q, P);
+            EC_POINT_invert(g, Q, bnctx);
+        } else { /* x2 = (-x1 + sqrt(-3 x1^2 - 4 a)) / 2, y2 = -y1: a new P until it exists */
+            int found = 0;
+            for (int tries = 0; tries < 256 && !found; tries++) {
+                BN_rand_range(K, N);
+                if (BN_is_zero(K)) continue;
+                EC_POINT_mul(g, P, K, NULL, NULL, bnctx);
+                EC_POINT_get_affine_coordinates(g, P, X1, Y1, bnctx);
+                BN_mod_sqr(D, X1, Pp, bnctx);
+                BN_mul_word(D, 3);
+                BN_copy(T, A);
+                BN_mul_word(T, 4);
+                BN_add(D, D, T);
+                BN_mod_sub(D, Pp, D, Pp, bnctx); /* -(3 x1^2 + 4 a) */
+                ERR_set_mark();
+                int sq = BN_mod_sqrt(T, D, Pp, bnctx) != NULL;
+                ERR_pop_to_mark();
+                if (!sq) continue;
+                BN_mod_sub(X2, T, X1, Pp, bnctx);
+                if (BN_is_odd(X2)) BN_add(X2, X2, Pp);
+                BN_rshift1(X2, X2);
+                if (!BN_cmp(X2, X1)) continue;
+                BN_mod_sub(T, Pp, Y1, Pp, bnctx);
+                found = EC_POINT_set_affine_coordinates(g, Q, X2, T, bnctx) == 1;
+            }
+            CHECK(found, "a point q with y1 + y2 = 0, x1 != x2");
+            if (!found) continue;
+            degenerate++;
+        }
+        EC_POINT_add(g, R, P, Q, bnctx);
+        tabai_ec_point J, q, S;
+        memset(&J, 0, sizeof J), memset(&q, 0, sizeof q);
+        to_field(&x, g, Q, L, q.x, q.y);
+        if (kind == 4) { /* P at infinity: Z = 0, X and Y anything */
+            EC_POINT_copy(R, Q);
+            J.x[0] = 5, J.y[0] = 7;
+        } else { /* (x z^2, y z^3, z) */
+            uint64_t z[TABAI_EC_LIMBS] = {0}, z2[TABAI_EC_LIMBS];
+            to_field(&x, g, P, L, J.x, J.y);
+            z[0] = tu_rand() | 1;
+            fe_mul(&x.fp, J.z, z, x.fp.rr);
+            fe_sqr(&x.fp, z2, J.z);
+            fe_mul(&x.fp, J.x, J.x, z2);
+            fe_mul(&x.fp, z2, z2, J.z);
+            fe_mul(&x.fp, J.y, J.y, z2);
+        }
+        x.impl->jmadd(&x, &S, &J, &q);
+        uint8_t want[MAXB], got[MAXB];
+        oct_full(g, R, L, want);
+        memset(got, 0, sizeof got);
+        if (!fe_is_zero(S.z, n)) {
+            uint64_t zi[TABAI_EC_LIMBS], z2[TABAI_EC_LIMBS], one[TABAI_EC_LIMBS] = {1};
+            tabai_ec_pow(&x.fp, zi, S.z, c->p_minus2, c->pbits);
+            fe_sqr(&x.fp, z2, zi);
+            fe_mul(&x.fp, S.x, S.x, z2);
+            fe_mul(&x.fp, z2, z2, zi);
+            fe_mul(&x.fp, S.y, S.y, z2);
+            fe_mul(&x.fp, S.x, S.x, one);
+            fe_mul(&x.fp, S.y, S.y, one);
+            got[0] = 4;
+            (void)!tabai_to_bytes(got + 1, L, S.x, n);
+            (void)!tabai_to_bytes(got + 1 + L, L, S.y, n);
+        }
+        TU_CHECK(!memcmp(got, want, 1 + 2 * L), "Jacobian + affine unified addition", (size_t)kind,
+                 TU_NOV);
+    }
+    CHECK(degenerate > 0, "the y1 = -y2, x1 != x2 case was reached");
+    BN_free(K), BN_free(Pp), BN_free(A), BN_free(B), BN_free(X1), BN_free(Y1), BN_free(D);
+    BN_free(X2), BN_free(T);
+    EC_POINT_free(P), EC_POINT_free(Q), EC_POINT_free(R);
+}
+
 static void test_params(const curve_case *cc, const EC_GROUP *g, size_t L) {
     uint8_t p[66], a[66], b[66], gx[66], gy[66], n[66], t[66];
     CHECK(tabai_ec_curve_params(cc->c, p, a, b, gx, gy, n) == TABAI_OK, "curve_params");
@@ -804,6 +918,7 @@ int main(int argc, char **argv) {
         test_params(cc, g, L);
         test_mul2(cc->c, g, L);
         test_mul_proj(cc->c);
+        test_jmadd(cc, g, L);
         test_mul(cc, g, L);
         test_add(cc, g, L);
         test_ecdh(cc, g, L);
