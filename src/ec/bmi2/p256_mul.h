@@ -79,26 +79,32 @@ TABAI_INLINE void p256_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint6
  * pointer too. */
 TABAI_INLINE void p256_mont_sqr_bmi2(uint64_t *r, const uint64_t *a) {
     uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], t0, t1, t2, t3, t4, t5, t6, t7, x;
-    __asm__(FE4_SQR_WIDE "movl $32, %k[a0]\n\t"
-                         "movq %[p3], %%rdx\n\t" P256_RED4("t0", "t1", "t2", "t3")
-                             P256_RED4("t1", "t2", "t3", "t0") P256_RED4("t2", "t3", "t0", "t1")
-                                 P256_RED4("t3", "t0", "t1", "t2")
-                                     FE4_ADD_HIGH("t0", "t1", "t2", "t3") "movq %[t0], %[t4]\n\t"
-                                                                          "movq %[t1], %[t5]\n\t"
-                                                                          "movq %[t2], %[t6]\n\t"
-                                                                          "movq %[t3], %[t7]\n\t"
-                                                                          "subq $-1, %[t4]\n\t"
-                                                                          "sbbq %[p1], %[t5]\n\t"
-                                                                          "sbbq $0, %[t6]\n\t"
-                                                                          "sbbq %%rdx, %[t7]\n\t"
-                                                                          "sbbq $0, %[x]\n\t"
-                                                                          "cmovncq %[t4], %[t0]\n\t"
-                                                                          "cmovncq %[t5], %[t1]\n\t"
-                                                                          "cmovncq %[t6], %[t2]\n\t"
-                                                                          "cmovncq %[t7], %[t3]\n\t"
+    /* clang-format off */
+    __asm__(FE4_SQR_WIDE
+            "movl $32, %k[a0]\n\t"
+            "movq %[p3], %%rdx\n\t"
+            P256_RED4("t0", "t1", "t2", "t3")
+            P256_RED4("t1", "t2", "t3", "t0")
+            P256_RED4("t2", "t3", "t0", "t1")
+            P256_RED4("t3", "t0", "t1", "t2")
+            FE4_ADD_HIGH("t0", "t1", "t2", "t3")
+            "movq %[t0], %[t4]\n\t"
+            "movq %[t1], %[t5]\n\t"
+            "movq %[t2], %[t6]\n\t"
+            "movq %[t3], %[t7]\n\t"
+            "subq $-1, %[t4]\n\t"
+            "sbbq %[p1], %[t5]\n\t"
+            "sbbq $0, %[t6]\n\t"
+            "sbbq %%rdx, %[t7]\n\t"
+            "sbbq $0, %[x]\n\t"
+            "cmovncq %[t4], %[t0]\n\t"
+            "cmovncq %[t5], %[t1]\n\t"
+            "cmovncq %[t6], %[t2]\n\t"
+            "cmovncq %[t7], %[t3]\n\t"
             : FE4_SQR_OUTPUTS
             : [p1] "m"(P256_P[1]), [p3] "m"(P256_P[3])
             : "rdx", "cc");
+    /* clang-format on */
     r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
 }
 
