@@ -1,10 +1,12 @@
 /* tabai-ec-time: per-operation times of the short-Weierstrass curves (src/ec) beside
  * OpenSSL's EVP in one run, alternating (the fastest call of each), and each operation's
- * bound: its count of field multiplications and squarings (counted by running point.c's
- * generic routines with a counting kernel: the formulas of the curves' inlined code, except
- * that the inlined k P of the a = -3 curves doubles in Jacobian coordinates: 46 products a
- * window where the count has 55) times the measured field multiplication of the curve's
- * inlined code (the squarings times the measured squaring).
+ * bound: its field multiplications and squarings, counted by running the scalar
+ * multiplication the library runs through a counting instance of the curve's inlined point
+ * code (bench/ec_count.c), times the measured multiplication and squaring of the tier's
+ * inlined code, plus its inversions (safegcd) times their measured times: those the
+ * counting instance makes (variable-time field inversions of the k P and verification
+ * tables) and the protocol's own (signing: the affine conversion of k G and k^-1 mod n;
+ * verification: s^-1 mod n; ECDH: the affine conversion of d Q).
  *   tabai-ec-time [seconds per measurement, default 0.2]
  * TABAI_CPU caps the tier as everywhere. */
 #define OPENSSL_SUPPRESS_DEPRECATED
@@ -18,7 +20,9 @@
 #include <time.h>
 
 #include "ec/ec.h"
+#include "ec/field.h"
 #include "ec/p521_field.h"
+#include "ec_count.h"
 #include "tabai_ec.h"
 
 static double now(void) {
@@ -104,21 +108,6 @@ static EVP_PKEY *load_key(const char *group, const uint8_t *sk, size_t L, const 
     return k;
 }
 
-/* counting kernels: the field multiplications and squarings of one operation */
-static unsigned long n_mul, n_sqr;
-static tabai_mont_mul_fn real_mul;
-static tabai_mont_sqr_fn real_sqr;
-static void count_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
-                      uint64_t pinv, size_t n) {
-    n_mul++;
-    real_mul(r, a, b, p, pinv, n);
-}
-static void count_sqr(uint64_t *r, const uint64_t *a, const uint64_t *p, uint64_t pinv,
-                      size_t n) {
-    n_sqr++;
-    real_sqr(r, a, p, pinv, n);
-}
-
 typedef struct {
     tabai_ec_ctx x;
     uint64_t a[TABAI_EC_LIMBS], b[TABAI_EC_LIMBS];
@@ -147,6 +136,19 @@ static int t_fsqr(void *v) {
     return 0;
 }
 
+/* the inversions of the protocols (safegcd; src/ec/inv.c) */
+typedef void (*inv_fn)(const tabai_ec_ctx *, uint64_t *, const uint64_t *);
+static inv_fn inv_which;
+static int t_inv(void *v) {
+    fjob *f = v;
+    for (int i = 0; i < 10; i++) inv_which(&f->x, f->a, f->a);
+    return 0;
+}
+static double time_inv(fjob *f, inv_fn fn, double budget) {
+    inv_which = fn;
+    return time_op(t_inv, f, budget) / 10;
+}
+
 int main(int argc, char **argv) {
     double budget = argc > 1 ? atof(argv[1]) : 0.2;
     static const struct {
@@ -158,8 +160,8 @@ int main(int argc, char **argv) {
                   {TABAI_CURVE_SECP256K1, "secp256k1"}};
     printf("tier %s, OpenSSL %s, %.2f s a measurement\n", tabai_cpu_name(),
            OpenSSL_version(OPENSSL_VERSION), budget);
-    printf("%-10s %-7s %10s %10s %8s %8s %8s %10s %8s\n", "curve", "op", "tabai_us", "ossl_us",
-           "ossl/tb", "fmul", "fsqr", "bound_us", "share");
+    printf("%-10s %-7s %10s %10s %8s %8s %8s %5s %10s %8s\n", "curve", "op", "tabai_us", "ossl_us",
+           "ossl/tb", "fmul", "fsqr", "inv", "bound_us", "share");
     for (size_t ci = 0; ci < 4; ci++) {
         job j;
         memset(&j, 0, sizeof j);
@@ -200,20 +202,28 @@ int main(int argc, char **argv) {
         printf("%-10s %-7s %10.4f\n", curves[ci].group, "fmul", fm);
         double fs = time_op(t_fsqr, &f, budget) / 100;
         printf("%-10s %-7s %10.4f\n", curves[ci].group, "fsqr", fs);
+        /* the inversions, microseconds each (the field's in the context's form) */
+        memcpy(f.a, cu->gx_m, sizeof f.a);
+        double fi_ct = time_inv(&f, tabai_ec_fe_inv_ct, budget);
+        double fi_vt = time_inv(&f, tabai_ec_fe_inv_vartime, budget);
+        double qi_ct = time_inv(&f, tabai_ec_scalar_inv_ct, budget);
+        double qi_vt = time_inv(&f, tabai_ec_scalar_inv_vartime, budget);
+        printf("%-10s %-7s %10.2f %10.2f %10.2f %10.2f (us: field ct, vartime; scalar ct, "
+               "vartime)\n",
+               curves[ci].group, "inv", fi_ct, fi_vt, qi_ct, qi_vt);
         static const char *names[] = {"sign", "verify", "ecdh"};
         op_fn ours[] = {t_sign, t_verify, t_ecdh}, theirs[] = {o_sign, o_verify, o_ecdh};
+        /* the protocols' own inversions beside the scalar multiplication's */
+        const double proto_inv[] = {fi_ct + qi_ct, qi_vt, fi_ct};
         for (int o = 0; o < 3; o++) {
             /* alternate: ours, theirs, ours, theirs; the better of each pair */
             double a1 = time_op(ours[o], &j, budget), b1 = time_op(theirs[o], &j, budget);
             double a2 = time_op(ours[o], &j, budget), b2 = time_op(theirs[o], &j, budget);
             double a = a1 < a2 ? a1 : a2, b = b1 < b2 ? b1 : b2;
-            /* count: the same routine with counting kernels */
+            /* count: the scalar multiplication through the counting instance */
             tabai_ec_ctx x;
             tabai_ec_ctx_init(&x, cu);
-            real_mul = x.fp.mul;
-            real_sqr = x.fp.sqr;
-            n_mul = n_sqr = 0;
-            /* the dominant routine of each operation, with the tier's kernels wrapped */
+            x.impl = tabai_ec_count_impl(j.c, tabai_cpu_tier() >= TABAI_TIER_AVX2);
             tabai_ec_point P, R;
             uint64_t k[TABAI_EC_LIMBS] = {0};
             for (size_t l = 0; l < cu->n; l++) k[l] = cu->q[l] - 1 - l;
@@ -221,16 +231,15 @@ int main(int argc, char **argv) {
             memcpy(P.x, cu->gx_m, sizeof P.x);
             memcpy(P.y, cu->gy_m, sizeof P.y);
             memcpy(P.z, cu->p_one, sizeof P.z);
-            x.fp.mul = count_mul;
-            x.fp.sqr = count_sqr;
-            x.impl = NULL; /* the generic point code: the same formulas, counted */
+            tabai_ec_count_mul = tabai_ec_count_sqr = tabai_ec_count_inv = 0;
             if (o == 0) tabai_ec_mul_base_ct(&x, &R, k);
             else if (o == 1) tabai_ec_mul2_vartime(&x, &R, k, k, &P);
             else tabai_ec_mul_ct(&x, &R, k, &P);
-            n_mul += cu->pbits + cu->pbits / 4; /* the affine conversion: one inversion */
-            double bound = (double)n_mul * fm + (double)n_sqr * fs;
-            printf("%-10s %-7s %10.2f %10.2f %8.2f %8lu %8lu %10.2f %7.0f%%\n", curves[ci].group,
-                   names[o], a, b, b / a, n_mul, n_sqr, bound, 100 * bound / a);
+            double bound = (double)tabai_ec_count_mul * fm + (double)tabai_ec_count_sqr * fs +
+                           (double)tabai_ec_count_inv * fi_vt + proto_inv[o];
+            printf("%-10s %-7s %10.2f %10.2f %8.2f %8lu %8lu %5lu %10.2f %7.0f%%\n",
+                   curves[ci].group, names[o], a, b, b / a, tabai_ec_count_mul, tabai_ec_count_sqr,
+                   tabai_ec_count_inv, bound, 100 * bound / a);
         }
         EVP_PKEY_CTX_free(j.sctx), EVP_PKEY_CTX_free(j.vctx), EVP_PKEY_CTX_free(j.dctx);
         EVP_PKEY_free(j.key), EVP_PKEY_free(j.peerkey);

@@ -1032,3 +1032,23 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef EC_B
 #undef EC_API
 #undef EC_AW
+#undef F_HALF
+/* the instance's parameters, so that a file may hold more than one instance */
+#undef EC_N
+#undef EC_AZERO
+#undef EC_GLV
+#undef EC_KG_JACOBIAN
+#undef EC_P
+#undef EC_FN
+#undef FE_MUL
+#undef FE_SQR
+#undef FE_ADD
+#undef FE_SUB
+#undef FE_HALF
+#undef FE_IN
+#undef FE_OUT
+#undef FE_IS_ZERO
+#undef EC_IMPL_NAME
+#undef EC_IMPL7_NAME
+#undef EC_IMPL7_AVX2_NAME
+#undef EC_IMPL_AVX2_NAME
