@@ -410,9 +410,10 @@ TABAI_INLINE void EC_FN(half)(uint64_t *r, const uint64_t *a) {
 
 /* acc = acc + (t->x, t->y) in Jacobian coordinates, constant time, for any acc (infinity:
  * Z = 0) and a finite affine t, acc kept when abs = 0 (t is then the zero entry and its sum
- * is dropped by masks): the windows of mul. The unified addition of E. Brier and M. Joye
- * ("Weierstrass elliptic curves and side-channel attacks", PKC 2002), lambda =
- * (x1^2 + x1 x2 + x2^2 + a) / (y1 + y2), whose one case without a quotient, y1 = -y2 with
+ * is dropped by masks): the windows of mul, and of k G with EC_KG_JACOBIAN. The unified
+ * addition of E. Brier and M. Joye ("Weierstrass elliptic curves and side-channel attacks",
+ * PKC 2002), lambda = (x1^2 + x1 x2 + x2^2 + a) / (y1 + y2), whose one case without a
+ * quotient, y1 = -y2 with
  * x1 != x2, takes the chord's (y1 - y2) / (x1 - x2) by masks, the arrangement of
  * libsecp256k1's secp256k1_gej_add_ge, here with a's term a Z1^4 in R: U1 = X1,
  * U2 = x2 Z1^2, S1 = Y1, S2 = y2 Z1^3, T = U1 + U2, M = S1 + S2, R = T^2 - U1 U2 + a Z1^4;
