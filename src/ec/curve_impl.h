@@ -33,6 +33,7 @@
 #include "field.h"
 
 typedef uint64_t EC_FN(fe)[EC_N];
+static const uint64_t EC_FN(zero)[EC_N]; /* the field's 0 in every form */
 
 /* r = a + b mod p for a, b < p: the sum, the borrow of sum - p, then p subtracted under
  * its mask. Three carry chains: a select of sum or sum - p by masks was compiled into
@@ -264,9 +265,8 @@ static inline void EC_FN(point_inf)(const tabai_ec_ctx *x, tabai_ec_point *r) {
 
 /* r = -r if neg (0 or 1): y = p - y under a mask (y = 0 stays 0). */
 static inline void EC_FN(point_cneg)(tabai_ec_point *r, uint64_t neg) {
-    static const uint64_t zero[EC_N];
     EC_FN(fe) ny;
-    F_SUB(ny, zero, r->y);
+    F_SUB(ny, EC_FN(zero), r->y);
     tabai_cmov_n(r->y, neg, ny, r->y, EC_N);
 }
 
@@ -424,7 +424,6 @@ TABAI_INLINE void EC_FN(half)(uint64_t *r, const uint64_t *a) {
  * coordinates around it (2M + 1S) when the doublings are Jacobian. */
 static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
                                        const tabai_ec_point *t, uint64_t abs) {
-    static const uint64_t zero[EC_N];
     EC_FN(fe) zz, u2, s2, tt, m, rr, ra, ma, n, q, w, X3, Y3, Z3;
     F_SQR(zz, acc->z);
     F_MUL(u2, t->x, zz);
@@ -449,7 +448,7 @@ static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *ac
     F_SQR(n, ma);
     F_MUL(q, tt, n); /* T M'^2 */
     F_SQR(n, n);
-    tabai_cmov_n(n, deg, zero, n, EC_N); /* M^3 M' */
+    tabai_cmov_n(n, deg, EC_FN(zero), n, EC_N); /* M^3 M' */
     F_SQR(w, ra);
     F_SUB(X3, w, q);
     F_MUL(Z3, acc->z, ma);
@@ -547,9 +546,8 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     tabai_ec_booth_digit(k, EC_N, w - 1, &neg, &abs);
     EC_FN(read_aff)(&acc, tab, pt, scan, abs);
     EC_FN(point_cneg)(&acc, neg);
-    static const uint64_t zero[EC_N];
     /* Z = 1, or 0 (infinity) for a top digit 0, whose entry is zero */
-    tabai_cmov_n(acc.z, tabai_eq(abs, 0), zero, x->fp.one, EC_N);
+    tabai_cmov_n(acc.z, tabai_eq(abs, 0), EC_FN(zero), x->fp.one, EC_N);
     for (size_t i = w - 1; i-- > 0;) {
         EC_FN(jdbl5_ct)(&acc);
         tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
@@ -597,10 +595,11 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
     const size_t tabn = (size_t)1 << (bw - 1);
     const uint64_t *tab = bw == 7 ? tabai_ec_base_table7(x->c) : tabai_ec_base_table(x->c);
     size_t w = x->c->qbits / bw + 1;
-    tabai_ec_point acc, t, s;
+    tabai_ec_point acc, t;
 #if EC_KG_JACOBIAN
     memset(&acc, 0, sizeof acc); /* Jacobian infinity: Z = 0 */
 #else
+    tabai_ec_point s; /* madd_masked's scratch */
     EC_FN(point_inf)(x, &acc);
 #endif
     memset(&t, 0, sizeof t);
@@ -646,10 +645,10 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
     EC_FN(jac_to_proj)(x, r, &acc);
 #else
     *r = acc;
+    tabai_wipe(&s, sizeof s);
 #endif
     tabai_wipe(&acc, sizeof acc);
     tabai_wipe(&t, sizeof t);
-    tabai_wipe(&s, sizeof s);
 }
 static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
     EC_FN(mul_base_w)(x, r, k, TABAI_EC_W, NULL, 0, 0);
