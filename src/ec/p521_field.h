@@ -68,12 +68,22 @@ TABAI_INLINE void p521_r58_to_words(uint64_t *r, const uint64_t *l) {
     p521_r58_pack(r, t, h);
 }
 
-/* 1 if l = 0 mod p, 0 otherwise (constant time) */
+/* 1 if l = 0 mod p, 0 otherwise (constant time), for limbs below 2^62: one carry pass gives
+ * canonical limbs t (t < 2^521) and the carry h < 2^5 out of bit 521, l = t + h mod p with
+ * t + h < 2p, so l = 0 mod p exactly when t + h is 0 or p, that is t = 0 and h = 0, or t's
+ * limbs those of p with t_0 + h in place of its low one (t_0 + h = 2^58 - 1; a sum above
+ * it cannot meet p, whose low 58 bits are all ones). No packing into words. */
 TABAI_INLINE uint64_t p521_r58_is_zero(const uint64_t *l) {
-    uint64_t w[9], t = 0;
-    p521_r58_to_words(w, l);
-    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) t |= w[i];
-    return 1 ^ tabai_nonzero(t);
+    uint64_t t[9], z, q;
+    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) t[i] = l[i];
+    _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) t[i + 1] += t[i] >> 58, t[i] &= P521_M58;
+    const uint64_t h = t[8] >> 57;
+    t[8] &= P521_M57;
+    z = h, q = (t[0] + h) ^ P521_M58;
+    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) z |= t[i];
+    _Pragma("GCC unroll 7") for (int i = 1; i < 8; i++) q |= t[i] ^ P521_M58;
+    q |= t[8] ^ P521_M57;
+    return (1 ^ tabai_nonzero(z)) | (1 ^ tabai_nonzero(q));
 }
 
 /* limbs below 2^62 in, below 2^58 + 2^5 out: every carry passed one limb up at once (the

@@ -184,6 +184,26 @@ static void test_p521_r58(void) {
             memcpy(a, r, sizeof a);
         }
     }
+    /* zero in random forms: a + (-a mod p) limb by limb (limbs below 2^59.01), and the
+     * values one away from it, against GMP */
+    for (size_t it = 0; it < tu_iters(4000); it++) {
+        p521_r58_limbs(a, (int)(it % 4));
+        r58_to_mpz(A, a);
+        mpz_neg(Z, A), mpz_mod(Z, Z, P);
+        for (int i = 0; i < 9; i++) {
+            a[i] += mpz_getlimbn(Z, 0) & ((UINT64_C(1) << (i < 8 ? 58 : 57)) - 1);
+            mpz_fdiv_q_2exp(Z, Z, i < 8 ? 58 : 57);
+        }
+        for (int d = -1; d <= 1; d++) {
+            memcpy(b, a, sizeof b);
+            if (d < 0 && b[0] == 0) continue;
+            b[0] += (uint64_t)(int64_t)d;
+            r58_to_mpz(B, b), mpz_mod(B, B, P);
+            TU_CHECK(p521_r58_is_zero(b) == (mpz_sgn(B) == 0), "r58 is zero near 0 mod p", 9,
+                     TU_V("b", b, 9));
+            TU_CHECK(p521_r58_is_zero(b) == (d == 0), "r58 is zero of a - a", 9, TU_V("b", b, 9));
+        }
+    }
     /* zero in every form: 0, p, 2p, 4p as limbs */
     for (uint64_t k = 0; k <= 4; k++) {
         for (int i = 0; i < 9; i++) a[i] = k * ((UINT64_C(1) << (i < 8 ? 58 : 57)) - 1);
