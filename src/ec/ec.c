@@ -387,7 +387,7 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
     const tabai_ec_curve *c = x->c;
     const tabai_ec_mod *q = &x->fq;
     size_t n = c->n, Ln = scalar_bytes(c);
-    uint64_t k[L9], r[L9], s[L9], t[L9], km[L9], ki[L9], dm[L9], ax[L9];
+    uint64_t k[L9], r[L9], s[L9], t[L9], km[L9], ki[L9], dm[L9], ax[L9], zi[L9], one[L9] = {1};
     tabai_ec_point R;
     tabai_status st = TABAI_ERR_FAULT;
     for (int tries = 0; tries < 64; tries++) {
@@ -396,11 +396,12 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
         uint64_t ok = tabai_lt_n(k, c->q, n) & (1 ^ fe_is_zero(k, n));
         if (!tabai_declassify(ok)) continue; /* public: only that a candidate was dropped */
         tabai_ec_mul_base_ct(x, &R, k);
-        point_affine(x, ax, NULL, &R); /* finite: 1 <= k < q */
+        fe_mul(q, km, k, q->rr);              /* k R */
+        tabai_ec_inv2_ct(x, zi, R.z, ki, km); /* Z^-1 and k^-1 R at once */
+        fe_mul(&x->fp, ax, R.x, zi);          /* R is finite: 1 <= k < q */
+        fe_mul(&x->fp, ax, ax, one);          /* x, plain */
         memcpy(r, ax, n * 8);
-        reduce_once(c, r); /* x < p < 2q */
-        fe_mul(q, km, k, q->rr);                      /* k R */
-        tabai_ec_scalar_inv_ct(x, ki, km);              /* k^-1 R */
+        reduce_once(c, r);                            /* x < p < 2q */
         fe_mul(q, dm, d, q->rr);                      /* d R */
         fe_mul(q, t, r, dm);                          /* r d */
         fe_add(q, t, t, e);                           /* e + r d */
@@ -420,6 +421,7 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
     tabai_wipe(t, sizeof t);
     tabai_wipe(s, sizeof s);
     tabai_wipe(ax, sizeof ax);
+    tabai_wipe(zi, sizeof zi);
     tabai_wipe(&R, sizeof R);
     return st;
 }

@@ -82,5 +82,10 @@ void tabai_ec_fe_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a);
 void tabai_ec_fe_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a);
 void tabai_ec_scalar_inv_ct(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a);
 void tabai_ec_scalar_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t *a);
+/* zr = za^-1 (field) and kr = ka^-1 (scalar) at once, as tabai_ec_fe_inv_ct and
+ * tabai_ec_scalar_inv_ct (constant time; zr may alias za, kr ka): the signature's Z of k G
+ * and its nonce, their safegcd steps side by side (tabai_modinv2_safegcd). */
+void tabai_ec_inv2_ct(const tabai_ec_ctx *x, uint64_t *zr, const uint64_t *za, uint64_t *kr,
+                      const uint64_t *ka);
 
 #endif

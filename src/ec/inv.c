@@ -29,3 +29,10 @@ void tabai_ec_scalar_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint6
     tabai_modinv_safegcd_vartime(r, a, x->fq.m, x->fq.minv, x->c->qbits, x->c->n);
     to_form(&x->fq, r, 0);
 }
+void tabai_ec_inv2_ct(const tabai_ec_ctx *x, uint64_t *zr, const uint64_t *za, uint64_t *kr,
+                      const uint64_t *ka) {
+    size_t bits = x->c->pbits > x->c->qbits ? x->c->pbits : x->c->qbits;
+    tabai_modinv2_safegcd(zr, za, x->fp.m, x->fp.minv, kr, ka, x->fq.m, x->fq.minv, bits, x->c->n);
+    to_form(&x->fp, zr, x->c->form != TABAI_EC_FORM_MONT);
+    to_form(&x->fq, kr, 0);
+}

@@ -60,6 +60,13 @@ void tabai_modinv_safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
                           size_t bits, size_t n);
 int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m,
                                  uint64_t minv, size_t bits, size_t n);
+/* r0 = a0^-1 mod m0 and r1 = a1^-1 mod m1 at once, each as tabai_modinv_safegcd (constant
+ * time, 1 <= n <= 9, 0 for 0), both moduli odd and at most bits bits long (bits public); the
+ * two inversions' steps run side by side (about three quarters of the time of two calls).
+ * r0 may alias a0 and r1 a1. */
+void tabai_modinv2_safegcd(uint64_t *r0, const uint64_t *a0, const uint64_t *m0, uint64_t minv0,
+                           uint64_t *r1, const uint64_t *a1, const uint64_t *m1, uint64_t minv1,
+                           size_t bits, size_t n);
 
 /* r[n] = a^-1 mod m for m odd, a < m (n limbs, 1 <= n <= TABAI_MAX_LIMBS) by the binary
  * extended Euclid (HAC 14.61); returns 1, or 0 (r untouched) when gcd(a, m) != 1. Variable

@@ -27,7 +27,8 @@
  *
  * The constant-time form runs the bound's number of batches, its steps by masks (no branch,
  * no table, no division); the _vartime form skips runs of even g by counting trailing zeros
- * and stops as soon as g = 0. */
+ * and stops as soon as g = 0. tabai_modinv2_safegcd runs two constant-time inversions with
+ * their steps side by side in one loop (a step is one serial chain). */
 #include "mod.h"
 
 #define M62 (((uint64_t)1 << 62) - 1)
@@ -40,23 +41,43 @@ typedef struct {
     int64_t u, v, q, r;
 } s62_mat;
 
+/* One hddivstep by masks on (h, f, g) and the matrix (u, v; q, r), constant time. */
+#define DIVSTEP_CT(h, f, g, u, v, q, r)                                                            \
+    do {                                                                                           \
+        uint64_t odd_ = 0 - (g & 1);                                                               \
+        uint64_t pos_ = (uint64_t)((0 - h) >> 63); /* all ones iff h > 0 (|h| < 2^62) */           \
+        uint64_t x_ = tabai_vb(odd_ & pos_), w_;   /* the swap: (f, g) <- (g, -f), h <- -h */      \
+        w_ = (f ^ g) & x_, f ^= w_, g = ((g ^ w_) ^ x_) - x_;                                      \
+        w_ = (u ^ q) & x_, u ^= w_, q = ((q ^ w_) ^ x_) - x_;                                      \
+        w_ = (v ^ r) & x_, v ^= w_, r = ((r ^ w_) ^ x_) - x_;                                      \
+        h = (int64_t)(((uint64_t)h ^ x_) - x_) + 2;                                                \
+        g += f & odd_, q += u & odd_, r += v & odd_;                                               \
+        g >>= 1, u <<= 1, v <<= 1;                                                                 \
+    } while (0)
+
 /* 62 hddivsteps from (h, f, g), of which only the low 64 bits of f and g are needed (bit i
  * of g is valid for the step i reads it); returns the new h, constant time. */
 static int64_t divsteps62_ct(int64_t h, uint64_t f, uint64_t g, s62_mat *t) {
     uint64_t u = 1, v = 0, q = 0, r = 1;
-    for (int i = 0; i < 62; i++) {
-        uint64_t odd = 0 - (g & 1);
-        uint64_t pos = (uint64_t)((0 - h) >> 63); /* all ones iff h > 0 (|h| < 2^62) */
-        uint64_t x = tabai_vb(odd & pos), w;      /* the swap: (f, g) <- (g, -f), h <- -h */
-        w = (f ^ g) & x, f ^= w, g = ((g ^ w) ^ x) - x;
-        w = (u ^ q) & x, u ^= w, q = ((q ^ w) ^ x) - x;
-        w = (v ^ r) & x, v ^= w, r = ((r ^ w) ^ x) - x;
-        h = (int64_t)(((uint64_t)h ^ x) - x) + 2;
-        g += f & odd, q += u & odd, r += v & odd;
-        g >>= 1, u <<= 1, v <<= 1;
-    }
+    for (int i = 0; i < 62; i++) DIVSTEP_CT(h, f, g, u, v, q, r);
     t->u = (int64_t)u, t->v = (int64_t)v, t->q = (int64_t)q, t->r = (int64_t)r;
     return h;
+}
+
+/* The same 62 steps for two independent inversions at once, their steps side by side: a
+ * step is one chain of about ten dependent operations, so one inversion leaves most of the
+ * core idle and two in one loop take about three quarters of the time of two in turn. */
+static void divsteps62x2_ct(int64_t *h, const uint64_t *f0, const uint64_t *g0, s62_mat *t) {
+    uint64_t u = 1, v = 0, q = 0, r = 1, U = 1, V = 0, Q = 0, R = 1;
+    uint64_t f = f0[0], g = g0[0], F = f0[1], G = g0[1];
+    int64_t a = h[0], b = h[1];
+    for (int i = 0; i < 62; i++) {
+        DIVSTEP_CT(a, f, g, u, v, q, r);
+        DIVSTEP_CT(b, F, G, U, V, Q, R);
+    }
+    t[0].u = (int64_t)u, t[0].v = (int64_t)v, t[0].q = (int64_t)q, t[0].r = (int64_t)r;
+    t[1].u = (int64_t)U, t[1].v = (int64_t)V, t[1].q = (int64_t)Q, t[1].r = (int64_t)R;
+    h[0] = a, h[1] = b;
 }
 
 /* The same 62 steps, variable time: a run of z even steps at once. */
@@ -147,6 +168,27 @@ TABAI_INLINE void from62(uint64_t *r, const int64_t *x, size_t n, size_t L) {
     }
 }
 
+/* r[n] = sign(f) d mod m for d in (-m, m) (radix 2^62, L limbs; d overwritten), constant
+ * time: the end of an inversion, f = +-1. */
+TABAI_INLINE void finish62(uint64_t *r, int64_t *d, const int64_t *f, const int64_t *mm, size_t n,
+                           size_t L) {
+    uint64_t sf = (uint64_t)(f[L - 1] >> 63);
+    int64_t c = 0;
+    for (size_t i = 0; i < L; i++) {
+        c += (int64_t)(((uint64_t)d[i] ^ sf) - sf);
+        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
+        c >>= 62;
+    }
+    uint64_t neg = (uint64_t)(d[L - 1] >> 63);
+    c = 0;
+    for (size_t i = 0; i < L; i++) {
+        c += d[i] + (int64_t)((uint64_t)mm[i] & neg);
+        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
+        c >>= 62;
+    }
+    from62(r, d, n, L);
+}
+
 /* The number of hddivsteps that bring (m, a) to g = 0 for 0 <= a < m < 2^bits. */
 static size_t hd_bound(size_t bits) {
     if (bits < 23) bits = 23; /* the formula holds from M = 4257874 (about 2^22.02) */
@@ -183,22 +225,7 @@ TABAI_INLINE int safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
         update_de(d, e, &t, mm, minv, L);
         update_fg(f, g, &t, L);
     }
-    /* d in (-m, m); the inverse is sign(f) d, plus m when negative */
-    uint64_t sf = (uint64_t)(f[L - 1] >> 63);
-    int64_t c = 0;
-    for (size_t i = 0; i < L; i++) {
-        c += (int64_t)(((uint64_t)d[i] ^ sf) - sf);
-        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
-        c >>= 62;
-    }
-    uint64_t neg = (uint64_t)(d[L - 1] >> 63);
-    c = 0;
-    for (size_t i = 0; i < L; i++) {
-        c += d[i] + (int64_t)((uint64_t)mm[i] & neg);
-        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
-        c >>= 62;
-    }
-    from62(r, d, n, L);
+    finish62(r, d, f, mm, n, L);
     if (vartime) { /* f = 1, or f = -1: every limb 2^62 - 1 under a top limb of -1 */
         int one = f[0] == 1, minus = f[L - 1] == -1;
         for (size_t i = 1; i < L; i++) one &= f[i] == 0;
@@ -234,6 +261,55 @@ int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t 
     case 7: return safegcd(r, a, m, minv, bits, n, 7, 1);
     case 9: return safegcd(r, a, m, minv, bits, n, 9, 1);
     default: return safegcd(r, a, m, minv, bits, n, limbs62(bits), 1);
+    }
+}
+
+/* Two constant-time inversions side by side (the batches of safegcd with vartime = 0, their
+ * divsteps interleaved by divsteps62x2_ct). */
+TABAI_INLINE void safegcd2_ct(uint64_t *r0, const uint64_t *a0, const uint64_t *m0, uint64_t minv0,
+                              uint64_t *r1, const uint64_t *a1, const uint64_t *m1, uint64_t minv1,
+                              size_t bits, size_t n, size_t L) {
+    int64_t f[2][S62_MAX], g[2][S62_MAX], d[2][S62_MAX], e[2][S62_MAX], mm[2][S62_MAX];
+    const uint64_t *a[2] = {a0, a1}, *m[2] = {m0, m1}, minv[2] = {minv0, minv1};
+    int64_t h[2] = {1, 1};
+    for (int j = 0; j < 2; j++) {
+        memset(d[j], 0, L * 8);
+        memset(e[j], 0, L * 8);
+        to62(mm[j], m[j], n, L);
+        memcpy(f[j], mm[j], L * 8);
+        to62(g[j], a[j], n, L);
+        e[j][0] = 1;
+    }
+    const size_t batches = (hd_bound(bits) + 61) / 62;
+    for (size_t i = 0; i < batches; i++) {
+        s62_mat t[2];
+        uint64_t lf[2], lg[2];
+        for (int j = 0; j < 2; j++) {
+            lf[j] = (uint64_t)f[j][0] | ((uint64_t)f[j][1] << 62);
+            lg[j] = (uint64_t)g[j][0] | ((uint64_t)g[j][1] << 62);
+        }
+        divsteps62x2_ct(h, lf, lg, t);
+        for (int j = 0; j < 2; j++) {
+            update_de(d[j], e[j], &t[j], mm[j], minv[j], L);
+            update_fg(f[j], g[j], &t[j], L);
+        }
+    }
+    finish62(r0, d[0], f[0], mm[0], n, L);
+    finish62(r1, d[1], f[1], mm[1], n, L);
+    tabai_wipe(d, sizeof d), tabai_wipe(e, sizeof e);
+    tabai_wipe(f, sizeof f), tabai_wipe(g, sizeof g);
+}
+
+void tabai_modinv2_safegcd(uint64_t *r0, const uint64_t *a0, const uint64_t *m0, uint64_t minv0,
+                           uint64_t *r1, const uint64_t *a1, const uint64_t *m1, uint64_t minv1,
+                           size_t bits, size_t n) {
+    TABAI_VERIFY_CHECK(n >= 1 && n <= 9 && (m0[0] & 1) && (m1[0] & 1) && bits <= 64 * n &&
+                       tabai_lt_n(a0, m0, n) && tabai_lt_n(a1, m1, n));
+    switch (limbs62(bits)) { /* the curves' sizes, unrolled */
+    case 5: safegcd2_ct(r0, a0, m0, minv0, r1, a1, m1, minv1, bits, n, 5); break;
+    case 7: safegcd2_ct(r0, a0, m0, minv0, r1, a1, m1, minv1, bits, n, 7); break;
+    case 9: safegcd2_ct(r0, a0, m0, minv0, r1, a1, m1, minv1, bits, n, 9); break;
+    default: safegcd2_ct(r0, a0, m0, minv0, r1, a1, m1, minv1, bits, n, limbs62(bits)); break;
     }
 }
 

@@ -4,7 +4,9 @@
  * runs of ones and zeros and uniform values, in the field's form (Montgomery, or plain for
  * P-521), constant-time and variable-time, in place too; then the generic functions on odd
  * moduli of every bit length from 2 to 576 (the radix-2^62 limb boundaries included) and of
- * the test classes of moduli, at n = 1..9. 0 has no inverse and gives 0. */
+ * the test classes of moduli, at n = 1..9; the paired inversion of signing (tabai_ec_inv2_ct,
+ * over tabai_modinv2_safegcd) on every pair of a field and a scalar class. 0 has no inverse
+ * and gives 0. */
 #include <stdio.h>
 #include <string.h>
 
@@ -82,6 +84,46 @@ static void check_curve(const tabai_ec_ctx *x, int f, mpz_t M, mpz_t A, mpz_t Z,
         }
 }
 
+/* tabai_ec_inv2_ct (a field element and a scalar at once) against GMP and the single
+ * inversions, on every pair of the operand classes, in place too */
+static void check_pair(const tabai_ec_ctx *x, mpz_t M, mpz_t A, mpz_t Z, mpz_t R2) {
+    const tabai_ec_curve *c = x->c;
+    size_t n = c->n;
+    for (int ca = 0; ca < TU_OP_COUNT + EXTRA_COUNT; ca++)
+        for (int cb = 0; cb < TU_OP_COUNT + EXTRA_COUNT; cb++)
+            for (size_t it = 0; it < tu_iters(2); it++) {
+                uint64_t a[2][TABAI_EC_LIMBS] = {{0}}, r[2][TABAI_EC_LIMBS], s[TABAI_EC_LIMBS];
+                for (int f = 0; f < 2; f++) {
+                    const tabai_ec_mod *m = f ? &x->fq : &x->fp;
+                    int cls = f ? cb : ca;
+                    if (cls < TU_OP_COUNT) tu_operand(a[f], m->m, n, cls);
+                    else extra_operand(a[f], m->m, n, f ? c->qbits : c->pbits, cls - TU_OP_COUNT);
+                }
+                tabai_ec_inv2_ct(x, r[0], a[0], r[1], a[1]);
+                for (int f = 0; f < 2; f++) {
+                    const tabai_ec_mod *m = f ? &x->fq : &x->fp;
+                    tu_to_mpz(M, m->m, n);
+                    tu_to_mpz(A, a[f], n);
+                    mpz_set_ui(R2, 1);
+                    if (f || c->form == TABAI_EC_FORM_MONT)
+                        mpz_mul_2exp(R2, R2, 128 * n), mpz_mod(R2, R2, M);
+                    if (mpz_sgn(A) == 0) mpz_set_ui(Z, 0);
+                    else mpz_invert(Z, A, M), mpz_mul(Z, Z, R2), mpz_mod(Z, Z, M);
+                    TU_CHECK(tu_eq_mpz(r[f], n, Z), f ? "inv2_ct scalar" : "inv2_ct field", n,
+                             TU_V("a", a[f], n));
+                    if (f) tabai_ec_scalar_inv_ct(x, s, a[f]);
+                    else tabai_ec_fe_inv_ct(x, s, a[f]);
+                    TU_CHECK(tu_eq_n(s, r[f], n), "inv2_ct = the single inversion", n,
+                             TU_V("a", a[f], n));
+                }
+                uint64_t b[2][TABAI_EC_LIMBS];
+                memcpy(b, a, sizeof b);
+                tabai_ec_inv2_ct(x, b[0], b[0], b[1], b[1]);
+                TU_CHECK(tu_eq_n(b[0], r[0], n) && tu_eq_n(b[1], r[1], n), "inv2_ct in place", n,
+                         TU_V("a", a[0], n));
+            }
+}
+
 /* the generic functions: r = a^-1 mod m (plain), a = 0 gives 0 */
 static void check_generic(const uint64_t *m, size_t n, size_t count, mpz_t M, mpz_t A,
                           mpz_t Z, mpz_t G) {
@@ -121,6 +163,7 @@ int main(int argc, char **argv) {
         tu_note("curve %s", c->name);
         check_curve(&x, 0, M, A, Z, R2);
         check_curve(&x, 1, M, A, Z, R2);
+        check_pair(&x, M, A, Z, R2);
     }
     tu_note("odd moduli of every bit length");
     for (size_t bits = 2; bits <= 576; bits++) {
