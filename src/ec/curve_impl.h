@@ -5,8 +5,6 @@
  *   EC_N               limbs of p and q
  *   EC_AZERO           1: a = 0 (Renes-Costello-Batina Algorithms 7-9); 0: a = -3 (4-6)
  *   EC_GLV             1: the curve has the endomorphism of tabai_ec_curve.glv
- *   EC_KG_JACOBIAN     optional, 1: k G adds in Jacobian coordinates by the unified addition
- *                      (jmadd_masked) instead of the projective complete mixed one
  *   EC_FN(name)        the name of an instance function (static, prefixed per curve and tier)
  *   FE_MUL(r, a, b)    r = a b R^-1 mod p, FE_SQR(r, a) r = a^2 R^-1 mod p: inputs < p,
  *                      output < p, r may alias a and b (Montgomery form, bit-identical to the
@@ -168,27 +166,6 @@ static void EC_FN(point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tab
     F_MUL(X3, X3, Y3);
     F_ADD(Y3, t0, t2);
     F_SUB(Y3, X3, Y3);
-    EC_FN(add_tail)(x, r, t0, t1, t2, t3, t4, Y3);
-}
-
-/* Algorithm 5 (a = -3) / 8 (a = 0), the mixed addition: r = p + (qx, qy) for any p and an
- * affine q (not infinity); Z2 = 1 saves Z1 Z2 and turns the two cross products into one
- * product and an addition each. r may alias p. */
-static void EC_FN(point_madd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
-                              const uint64_t *qx, const uint64_t *qy) {
-    EC_FN(fe) t0, t1, t2, t3, t4, Y3, s;
-    F_ADD(t3, p->x, p->y);
-    F_ADD(s, qx, qy);
-    F_MUL(t0, p->x, qx);
-    F_MUL(t1, p->y, qy);
-    F_MUL(t3, t3, s);
-    F_MUL(t4, qy, p->z);
-    F_MUL(Y3, qx, p->z);
-    EC_FN(cpy)(t2, p->z);
-    F_ADD(s, t0, t1);
-    F_SUB(t3, t3, s);
-    F_ADD(t4, t4, p->y);
-    F_ADD(Y3, Y3, p->x);
     EC_FN(add_tail)(x, r, t0, t1, t2, t3, t4, Y3);
 }
 
@@ -376,17 +353,6 @@ static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab,
     tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
 }
 
-/* acc = acc + (t->x, t->y) by the mixed complete addition, acc kept when abs = 0 (t is then
- * the zero entry and its sum is dropped by masks); s is scratch. The windows of k G. */
-static inline void EC_FN(madd_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
-                                      const tabai_ec_point *t, tabai_ec_point *s, uint64_t abs) {
-    EC_FN(point_madd)(x, s, acc, t->x, t->y);
-    const uint64_t keep = tabai_eq(abs, 0);
-    tabai_cmov_n(acc->x, keep, acc->x, s->x, EC_N);
-    tabai_cmov_n(acc->y, keep, acc->y, s->y, EC_N);
-    tabai_cmov_n(acc->z, keep, acc->z, s->z, EC_N);
-}
-
 /* r = a / 2 mod p for a < p, p odd (constant time): a + p under the mask of a's low bit,
  * shifted right by one, the sum's carry becoming the top bit (the shifts as 128-bit ones,
  * shrd: the compiler vectorised the or of two 64-bit shifts). r may alias a. */
@@ -408,9 +374,23 @@ TABAI_INLINE void EC_FN(half)(uint64_t *r, const uint64_t *a) {
 #define F_HALF EC_FN(half)
 #endif
 
+/* The end of a masked Jacobian addition acc + t: acc = (X3, Y3, Z3), but (x, y, 1) of t when
+ * acc is at infinity (Z = 0), and acc kept when abs = 0 (t the zero entry). Constant time. */
+static inline void EC_FN(jadd_select)(const tabai_ec_ctx *x, tabai_ec_point *acc,
+                                      const tabai_ec_point *t, uint64_t *X3, uint64_t *Y3,
+                                      uint64_t *Z3, uint64_t abs) {
+    const uint64_t inf = FE_IS_ZERO(acc->z), keep = tabai_eq(abs, 0);
+    tabai_cmov_n(X3, inf, t->x, X3, EC_N);
+    tabai_cmov_n(Y3, inf, t->y, Y3, EC_N);
+    tabai_cmov_n(Z3, inf, x->fp.one, Z3, EC_N);
+    tabai_cmov_n(acc->x, keep, acc->x, X3, EC_N);
+    tabai_cmov_n(acc->y, keep, acc->y, Y3, EC_N);
+    tabai_cmov_n(acc->z, keep, acc->z, Z3, EC_N);
+}
+
 /* acc = acc + (t->x, t->y) in Jacobian coordinates, constant time, for any acc (infinity:
  * Z = 0) and a finite affine t, acc kept when abs = 0 (t is then the zero entry and its sum
- * is dropped by masks): the windows of mul, and of k G with EC_KG_JACOBIAN. The unified
+ * is dropped by masks): the windows of mul. The unified
  * addition of E. Brier and M. Joye ("Weierstrass elliptic curves and side-channel attacks",
  * PKC 2002), lambda = (x1^2 + x1 x2 + x2^2 + a) / (y1 + y2), whose one case without a
  * quotient, y1 = -y2 with
@@ -457,13 +437,38 @@ static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *ac
     F_MUL(w, ra, w);
     F_SUB(w, w, n);
     F_HALF(Y3, w);
-    const uint64_t inf = FE_IS_ZERO(acc->z), keep = tabai_eq(abs, 0);
-    tabai_cmov_n(X3, inf, t->x, X3, EC_N);
-    tabai_cmov_n(Y3, inf, t->y, Y3, EC_N);
-    tabai_cmov_n(Z3, inf, x->fp.one, Z3, EC_N);
-    tabai_cmov_n(acc->x, keep, acc->x, X3, EC_N);
-    tabai_cmov_n(acc->y, keep, acc->y, Y3, EC_N);
-    tabai_cmov_n(acc->z, keep, acc->z, Z3, EC_N);
+    EC_FN(jadd_select)(x, acc, t, X3, Y3, Z3, abs);
+}
+
+/* acc = acc + (t->x, t->y) in Jacobian coordinates by the incomplete mixed addition
+ * madd-2004-hmv of the Explicit-Formulas Database (8M + 3S, OpenSSL's ecp_nistz256 k G
+ * addition): H = x2 Z1^2 - X1, r = y2 Z1^3 - Y1, X3 = r^2 - H^3 - 2 X1 H^2,
+ * Y3 = r (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H. acc at infinity (Z = 0) is replaced by
+ * (x, y, 1) and acc kept when abs = 0, by masks; acc = -t gives Z3 = 0, infinity, as it
+ * should. acc = t (H = r = 0) is wrong: mul_base_w shows that k G's windows never meet it.
+ * Constant time. */
+static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
+                                           const tabai_ec_point *t, uint64_t abs) {
+    EC_FN(fe) zz, u2, s2, h, r, hh, hhh, v, w, X3, Y3, Z3;
+    F_SQR(zz, acc->z);
+    F_MUL(u2, t->x, zz);
+    F_MUL(s2, acc->z, zz);
+    F_MUL(s2, t->y, s2);
+    F_SUB(h, u2, acc->x);
+    F_SUB(r, s2, acc->y);
+    F_SQR(hh, h);
+    F_SQR(X3, r);
+    F_MUL(hhh, h, hh);
+    F_MUL(v, acc->x, hh);
+    F_MUL(Z3, acc->z, h);
+    F_SUB(X3, X3, hhh);
+    F_ADD(w, v, v);
+    F_SUB(X3, X3, w);
+    F_SUB(w, v, X3);
+    F_MUL(Y3, r, w);
+    F_MUL(w, acc->y, hhh);
+    F_SUB(Y3, Y3, w);
+    EC_FN(jadd_select)(x, acc, t, X3, Y3, Z3, abs);
 }
 
 /* r = 32 r in Jacobian coordinates, constant time: five doublings of jdbl_ct (4M + 4S,
@@ -580,14 +585,27 @@ static void EC_FN(mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
  * vector kernel scan7 (37 mixed additions for 256 bits instead of 52, 55 for 77 at 384;
  * each entry, x || y, is 2 EC_N words, read as sd digit vectors of sl lanes:
  * tabai_mb_scan_avx512 with one vector of 8 for 4 limbs, tabai_mb_scan_avx2 with EC_N / 2
- * of 4; every entry loaded, the wanted one kept by masks). The additions: Renes-Costello-
- * Batina's mixed complete one on a projective accumulator, or with EC_KG_JACOBIAN the
- * unified one of k P on a Jacobian accumulator (7M + 6S against 11M and two products by b:
- * faster where a square costs much less than a product, P-521; slower on the 4- and 6-limb
- * curves in alternating runs on Zen 3). */
-#ifndef EC_KG_JACOBIAN
-#define EC_KG_JACOBIAN 0
-#endif
+ * of 4; every entry loaded, the wanted one kept by masks), added from the lowest window up
+ * to a Jacobian accumulator by the incomplete mixed addition jmadd_inc_masked (8M + 3S,
+ * where Renes-Costello-Batina's complete one took 11M and two products by b).
+ *
+ * Why its exceptional case, acc = t, cannot occur, for 0 <= k < n (every caller: d and the
+ * nonce are in [1, n - 1]): before window i the accumulator holds S_i G with
+ * S_i = sum_(j < i) d_j 2^(w j) = (k mod 2^(w i)) - 2^(w i) k_(w i - 1) (Booth), so
+ * |S_i| <= 2^(w i - 1); the entry is d_i 2^(w i) G with 1 <= |d_i| <= 2^(w - 1). acc = t
+ * needs S_i = d_i 2^(w i) mod n with both sides different integers, so
+ * 2^(w i - 1) (2^w + 1) >= n: only the top window i = W - 1 (weight 2^e, e = w (W - 1)), for
+ * the four curves and w = 5, 7. There k = S_i + d 2^e with d the top digit
+ * floor(k / 2^e) + k_(e - 1) in [0, 2^(b - e)] (b = the bit length of n; 2^b - n is below
+ * 2^(e - 2) for all four curves), and acc = t means k = d 2^(e + 1) - m n for an integer m,
+ * which 0 <= k < n limits to m = 0, 1, 2: m = 0 gives the top digit 2 d, not d; m = 1 needs
+ * n < d 2^(e + 1) < 2n and gives k = (d - 2^(b - e - 1)) 2^(e + 1) + (2^b - n), whose top
+ * digit is 2 d - 2^(b - e), equal to d only for d = 2^(b - e), where d 2^(e + 1) = 2^(b + 1)
+ * > 2n; m = 2 needs d = 2^(b - e) and gives k = 2 (2^b - n) < 2^(e - 1), top digit 0. So
+ * acc = t never occurs; acc = -t (H = 0, r != 0)
+ * gives Z = 0 and the next window's mask takes the entry, and only k = 0 mod n ends at
+ * infinity. test_ec checks k G against OpenSSL at the candidate scalars of this argument
+ * (k = j 2^e, j 2^(e + 1) - n, j 2^(e + 1) - 2n mod n) and the Booth boundaries. */
 TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                                     const unsigned bw, tabai_mb_scan_fn scan7, const size_t sd,
                                     const unsigned sl) {
@@ -596,12 +614,8 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
     const uint64_t *tab = bw == 7 ? tabai_ec_base_table7(x->c) : tabai_ec_base_table(x->c);
     size_t w = x->c->qbits / bw + 1;
     tabai_ec_point acc, t;
-#if EC_KG_JACOBIAN
-    memset(&acc, 0, sizeof acc); /* Jacobian infinity: Z = 0 */
-#else
-    tabai_ec_point s; /* madd_masked's scratch */
-    EC_FN(point_inf)(x, &acc);
-#endif
+    TABAI_VERIFY_CHECK(tabai_lt_n(k, x->c->q, EC_N)); /* the argument above needs k < n */
+    memset(&acc, 0, sizeof acc);                      /* Jacobian infinity: Z = 0 */
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < w; i++) {
         uint64_t neg, abs;
@@ -635,18 +649,9 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
 #endif
         EC_FN(point_cneg)(&t, neg);
         /* digit 0: the sum dropped by masks */
-#if EC_KG_JACOBIAN
-        EC_FN(jmadd_masked)(x, &acc, &t, abs);
-#else
-        EC_FN(madd_masked)(x, &acc, &t, &s, abs);
-#endif
+        EC_FN(jmadd_inc_masked)(x, &acc, &t, abs);
     }
-#if EC_KG_JACOBIAN
     EC_FN(jac_to_proj)(x, r, &acc);
-#else
-    *r = acc;
-    tabai_wipe(&s, sizeof s);
-#endif
     tabai_wipe(&acc, sizeof acc);
     tabai_wipe(&t, sizeof t);
 }
@@ -1037,7 +1042,6 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef EC_N
 #undef EC_AZERO
 #undef EC_GLV
-#undef EC_KG_JACOBIAN
 #undef EC_P
 #undef EC_FN
 #undef FE_MUL

@@ -11,7 +11,6 @@ static const uint64_t P521_P[9] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0u
 #define EC_N 9
 #define EC_AZERO 0
 #define EC_GLV 0
-#define EC_KG_JACOBIAN 1 /* k G by the unified Jacobian addition: faster here */
 #define EC_P P521_P
 #define EC_FN(name) p521_##name
 #define FE_MUL(r, a, b) p521_r58_mul(r, a, b)

@@ -488,6 +488,56 @@ static void test_mul_proj(tabai_curve cv) {
     CHECK(fe_is_zero(R1.z, n), "k infinity = infinity");
 }
 
+/* k G (tabai_ec_public_key, the tier's windows) against EC_POINT_mul on the scalars where
+ * the incomplete addition of k G's windows could meet its exceptional case if the argument
+ * of mul_base_w (curve_impl.h) were wrong: k = j 2^e, j 2^(e+1) - n and j 2^(e+1) - 2n
+ * (mod n) for e the top window's weight of the 5- and 7-bit windows, 1 <= j <= 64, and the
+ * Booth boundaries 2^(w i) +- 1, 2^(w i - 1) +- 1 of every window; then 1, 2, 3, n-1, n-2. */
+static void check_public_key(const curve_case *cc, const EC_GROUP *g, const BIGNUM *K, size_t L) {
+    if (BN_is_zero(K)) return;
+    uint8_t sk[66], pk[MAXB], want[MAXB];
+    EC_POINT *P = EC_POINT_new(g);
+    EC_POINT_mul(g, P, K, NULL, NULL, bnctx);
+    size_t wl = oct(g, P, 0, want);
+    BN_bn2binpad(K, sk, (int)L);
+    CHECK(tabai_ec_public_key(cc->c, pk, wl, sk) == TABAI_OK, "public_key (edge k)");
+    TU_CHECK(!memcmp(pk, want, wl), "k G vs EC_POINT_mul (edge k)", L, TU_NOV);
+    EC_POINT_free(P);
+}
+static void test_mul_base_edges(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    const int qbits = BN_num_bits(N);
+    BIGNUM *K = BN_new(), *E = BN_new();
+    for (int w = 5; w <= 7; w += 2) {
+        const int e = (qbits / w) * w; /* the top window's weight */
+        for (int j = 1; j <= 64; j++)
+            for (int m = 0; m < 3; m++) {
+                BN_set_word(K, (BN_ULONG)j);
+                BN_lshift(K, K, m ? e + 1 : e);
+                for (int t = 0; t < m; t++) BN_sub(K, K, N);
+                BN_nnmod(K, K, N, bnctx);
+                check_public_key(cc, g, K, L);
+            }
+        for (int i = 1; w * i < qbits; i++)
+            for (int sh = 0; sh < 2; sh++)
+                for (int d = -1; d <= 1; d += 2) {
+                    BN_one(E);
+                    BN_lshift(E, E, w * i - sh);
+                    BN_set_word(K, 1);
+                    if (d < 0) BN_sub(K, E, K);
+                    else BN_add(K, E, K);
+                    check_public_key(cc, g, K, L);
+                }
+    }
+    for (int v = 1; v <= 3; v++) {
+        BN_set_word(K, (BN_ULONG)v);
+        check_public_key(cc, g, K, L);
+        BN_sub(K, N, K);
+        check_public_key(cc, g, K, L);
+    }
+    BN_free(K), BN_free(E);
+}
+
 static void test_mul(const curve_case *cc, const EC_GROUP *g, size_t L) {
     const BIGNUM *N = EC_GROUP_get0_order(g);
     const EC_POINT *G = EC_GROUP_get0_generator(g);
@@ -540,6 +590,7 @@ static void test_mul(const curve_case *cc, const EC_GROUP *g, size_t L) {
     }
     BN_free(T);
     EC_POINT_free(P), EC_POINT_free(R);
+    test_mul_base_edges(cc, g, L);
 }
 
 static void check_add(const curve_case *cc, const EC_GROUP *g, const EC_POINT *P,
