@@ -305,8 +305,8 @@ static void EC_FN(affine_vartime)(const tabai_ec_ctx *x, tabai_ec_point *t, int 
  * with Z = 1: the table of mul. p is public (the peer's key), so the multiples are made by
  * the Jacobian formulas of the verification (no exceptional case arises: m p = +-p only for
  * m = +-1 mod q) and brought to affine coordinates by one variable-time inversion; the
- * windows then add them with the mixed complete formula. Even multiples by doubling, odd
- * ones by a mixed addition of p: 8 doublings and 7 mixed additions. */
+ * windows then add them by the unified Jacobian addition (jmadd_masked). Even multiples by
+ * doubling, odd ones by a mixed addition of p: 8 doublings and 7 mixed additions. */
 static void EC_FN(aff_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const tabai_ec_point *p) {
     tab[0] = *p;
     for (int j = 1; j < TABAI_EC_TAB; j++) {
