@@ -390,10 +390,9 @@ static inline void EC_FN(jadd_select)(const tabai_ec_ctx *x, tabai_ec_point *acc
 
 /* acc = acc + (t->x, t->y) in Jacobian coordinates, constant time, for any acc (infinity:
  * Z = 0) and a finite affine t, acc kept when abs = 0 (t is then the zero entry and its sum
- * is dropped by masks): the windows of mul. The unified
- * addition of E. Brier and M. Joye ("Weierstrass elliptic curves and side-channel attacks",
- * PKC 2002), lambda = (x1^2 + x1 x2 + x2^2 + a) / (y1 + y2), whose one case without a
- * quotient, y1 = -y2 with
+ * is dropped by masks): the windows of mul. The unified addition of E. Brier and M. Joye
+ * ("Weierstrass elliptic curves and side-channel attacks", PKC 2002), lambda =
+ * (x1^2 + x1 x2 + x2^2 + a) / (y1 + y2), whose one case without a quotient, y1 = -y2 with
  * x1 != x2, takes the chord's (y1 - y2) / (x1 - x2) by masks, the arrangement of
  * libsecp256k1's secp256k1_gej_add_ge, here with a's term a Z1^4 in R: U1 = X1,
  * U2 = x2 Z1^2, S1 = Y1, S2 = y2 Z1^3, T = U1 + U2, M = S1 + S2, R = T^2 - U1 U2 + a Z1^4;
@@ -602,9 +601,8 @@ static void EC_FN(mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
  * n < d 2^(e + 1) < 2n and gives k = (d - 2^(b - e - 1)) 2^(e + 1) + (2^b - n), whose top
  * digit is 2 d - 2^(b - e), equal to d only for d = 2^(b - e), where d 2^(e + 1) = 2^(b + 1)
  * > 2n; m = 2 needs d = 2^(b - e) and gives k = 2 (2^b - n) < 2^(e - 1), top digit 0. So
- * acc = t never occurs; acc = -t (H = 0, r != 0)
- * gives Z = 0 and the next window's mask takes the entry, and only k = 0 mod n ends at
- * infinity. test_ec checks k G against OpenSSL at the candidate scalars of this argument
+ * acc = t never occurs; acc = -t (H = 0, r != 0) gives Z = 0 and the next window's mask
+ * takes the entry, and only k = 0 mod n ends at infinity. test_ec checks k G against OpenSSL at the candidate scalars of this argument
  * (k = j 2^e, j 2^(e + 1) - n, j 2^(e + 1) - 2n mod n) and the Booth boundaries. */
 TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                                     const unsigned bw, tabai_mb_scan_fn scan7, const size_t sd,

@@ -134,20 +134,28 @@ static int point_parse(const tabai_ec_ctx *x, tabai_ec_point *r, const uint8_t *
 /* Affine coordinates (plain, not Montgomery) of a projective point; returns 1 if the point
  * is finite (made public: infinity decides what is written, see the callers). Constant
  * time in the point otherwise. */
+static void point_affine_zi(const tabai_ec_ctx *x, uint64_t *ax, uint64_t *ay,
+                            const tabai_ec_point *p, const uint64_t *zi);
 static int point_affine(const tabai_ec_ctx *x, uint64_t *ax, uint64_t *ay,
                         const tabai_ec_point *p) {
-    const tabai_ec_mod *m = &x->fp;
-    size_t n = m->n;
-    uint64_t zi[L9], one[L9] = {1};
+    uint64_t zi[L9];
     tabai_ec_fe_inv_ct(x, zi, p->z);
+    point_affine_zi(x, ax, ay, p, zi);
+    tabai_wipe(zi, sizeof zi);
+    return (int)tabai_declassify(1 ^ fe_is_zero(p->z, x->fp.n));
+}
+
+/* The same with Z^-1 given (zi, in the field's form; signing inverts Z beside its nonce). */
+static void point_affine_zi(const tabai_ec_ctx *x, uint64_t *ax, uint64_t *ay,
+                            const tabai_ec_point *p, const uint64_t *zi) {
+    const tabai_ec_mod *m = &x->fp;
+    uint64_t one[L9] = {1};
     fe_mul(m, ax, p->x, zi);
     fe_mul(m, ax, ax, one);
     if (ay) {
         fe_mul(m, ay, p->y, zi);
         fe_mul(m, ay, ay, one);
     }
-    tabai_wipe(zi, sizeof zi);
-    return (int)tabai_declassify(1 ^ fe_is_zero(p->z, n));
 }
 
 /* Writes a finite point as SEC1 (len 1 + 2L uncompressed or 1 + L compressed). */
@@ -387,7 +395,7 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
     const tabai_ec_curve *c = x->c;
     const tabai_ec_mod *q = &x->fq;
     size_t n = c->n, Ln = scalar_bytes(c);
-    uint64_t k[L9], r[L9], s[L9], t[L9], km[L9], ki[L9], dm[L9], ax[L9], zi[L9], one[L9] = {1};
+    uint64_t k[L9], r[L9], s[L9], t[L9], km[L9], ki[L9], dm[L9], ax[L9], zi[L9];
     tabai_ec_point R;
     tabai_status st = TABAI_ERR_FAULT;
     for (int tries = 0; tries < 64; tries++) {
@@ -398,8 +406,7 @@ static tabai_status sign_with(const tabai_ec_ctx *x, drbg *g, uint8_t *sig, cons
         tabai_ec_mul_base_ct(x, &R, k);
         fe_mul(q, km, k, q->rr);              /* k R */
         tabai_ec_inv2_ct(x, zi, R.z, ki, km); /* Z^-1 and k^-1 R at once */
-        fe_mul(&x->fp, ax, R.x, zi);          /* R is finite: 1 <= k < q */
-        fe_mul(&x->fp, ax, ax, one);          /* x, plain */
+        point_affine_zi(x, ax, NULL, &R, zi); /* R is finite: 1 <= k < q */
         memcpy(r, ax, n * 8);
         reduce_once(c, r);                            /* x < p < 2q */
         fe_mul(q, dm, d, q->rr);                      /* d R */

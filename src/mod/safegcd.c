@@ -168,6 +168,18 @@ TABAI_INLINE void from62(uint64_t *r, const int64_t *x, size_t n, size_t L) {
     }
 }
 
+/* The start of an inversion of a mod m in radix 2^62: f = m (also in mm), g = a, d = 0,
+ * e = 1. */
+TABAI_INLINE void start62(int64_t *f, int64_t *g, int64_t *d, int64_t *e, int64_t *mm,
+                          const uint64_t *a, const uint64_t *m, size_t n, size_t L) {
+    memset(d, 0, L * 8);
+    memset(e, 0, L * 8);
+    to62(mm, m, n, L);
+    memcpy(f, mm, L * 8);
+    to62(g, a, n, L);
+    e[0] = 1;
+}
+
 /* r[n] = sign(f) d mod m for d in (-m, m) (radix 2^62, L limbs; d overwritten), constant
  * time: the end of an inversion, f = +-1. */
 TABAI_INLINE void finish62(uint64_t *r, int64_t *d, const int64_t *f, const int64_t *mm, size_t n,
@@ -201,12 +213,7 @@ static size_t hd_bound(size_t bits) {
 TABAI_INLINE int safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t minv,
                          size_t bits, size_t n, size_t L, int vartime) {
     int64_t f[S62_MAX], g[S62_MAX], d[S62_MAX], e[S62_MAX], mm[S62_MAX];
-    memset(d, 0, L * 8);
-    memset(e, 0, L * 8);
-    to62(mm, m, n, L);
-    memcpy(f, mm, L * 8);
-    to62(g, a, n, L);
-    e[0] = 1;
+    start62(f, g, d, e, mm, a, m, n, L);
     int64_t h = 1;
     const size_t bound = (hd_bound(bits) + 61) / 62, batches = vartime ? 3 * bound : bound;
     for (size_t i = 0; i < batches; i++) {
@@ -272,14 +279,7 @@ TABAI_INLINE void safegcd2_ct(uint64_t *r0, const uint64_t *a0, const uint64_t *
     int64_t f[2][S62_MAX], g[2][S62_MAX], d[2][S62_MAX], e[2][S62_MAX], mm[2][S62_MAX];
     const uint64_t *a[2] = {a0, a1}, *m[2] = {m0, m1}, minv[2] = {minv0, minv1};
     int64_t h[2] = {1, 1};
-    for (int j = 0; j < 2; j++) {
-        memset(d[j], 0, L * 8);
-        memset(e[j], 0, L * 8);
-        to62(mm[j], m[j], n, L);
-        memcpy(f[j], mm[j], L * 8);
-        to62(g[j], a[j], n, L);
-        e[j][0] = 1;
-    }
+    for (int j = 0; j < 2; j++) start62(f[j], g[j], d[j], e[j], mm[j], a[j], m[j], n, L);
     const size_t batches = (hd_bound(bits) + 61) / 62;
     for (size_t i = 0; i < batches; i++) {
         s62_mat t[2];

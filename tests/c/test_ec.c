@@ -488,11 +488,7 @@ static void test_mul_proj(tabai_curve cv) {
     CHECK(fe_is_zero(R1.z, n), "k infinity = infinity");
 }
 
-/* k G (tabai_ec_public_key, the tier's windows) against EC_POINT_mul on the scalars where
- * the incomplete addition of k G's windows could meet its exceptional case if the argument
- * of mul_base_w (curve_impl.h) were wrong: k = j 2^e, j 2^(e+1) - n and j 2^(e+1) - 2n
- * (mod n) for e the top window's weight of the 5- and 7-bit windows, 1 <= j <= 64, and the
- * Booth boundaries 2^(w i) +- 1, 2^(w i - 1) +- 1 of every window; then 1, 2, 3, n-1, n-2. */
+/* k G of K (through tabai_ec_public_key) against EC_POINT_mul; K = 0 is skipped. */
 static void check_public_key(const curve_case *cc, const EC_GROUP *g, const BIGNUM *K, size_t L) {
     if (BN_is_zero(K)) return;
     uint8_t sk[66], pk[MAXB], want[MAXB];
@@ -504,6 +500,11 @@ static void check_public_key(const curve_case *cc, const EC_GROUP *g, const BIGN
     TU_CHECK(!memcmp(pk, want, wl), "k G vs EC_POINT_mul (edge k)", L, TU_NOV);
     EC_POINT_free(P);
 }
+/* k G (tabai_ec_public_key, the tier's windows) against EC_POINT_mul on the scalars where
+ * the incomplete addition of k G's windows could meet its exceptional case if the argument
+ * of mul_base_w (curve_impl.h) were wrong: k = j 2^e, j 2^(e+1) - n and j 2^(e+1) - 2n
+ * (mod n) for e the top window's weight of the 5- and 7-bit windows, 1 <= j <= 64, and the
+ * Booth boundaries 2^(w i) +- 1, 2^(w i - 1) +- 1 of every window; then 1, 2, 3, n-1, n-2. */
 static void test_mul_base_edges(const curve_case *cc, const EC_GROUP *g, size_t L) {
     const BIGNUM *N = EC_GROUP_get0_order(g);
     const int qbits = BN_num_bits(N);
