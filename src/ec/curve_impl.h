@@ -248,6 +248,7 @@ static inline void EC_FN(point_cneg)(tabai_ec_point *r, uint64_t neg) {
 }
 
 static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
+static void EC_FN(jdblu)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p);
 static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                         const tabai_ec_point *q, int q_affine, const uint64_t *zg, uint64_t *zr);
 
@@ -278,42 +279,72 @@ static int EC_FN(affine_in)(const tabai_ec_ctx *x, tabai_ec_point *pa, const tab
     return 1;
 }
 
-/* t[0..count-1] (Jacobian, count <= 16, every Z nonzero: small multiples of a finite point of
- * the prime-order group) to affine coordinates (Z ignored after), variable time (public
- * points only): the products of the Z's, one inversion of the last (Montgomery's trick:
- * 3 (count - 1) products), then x Z^-2, y Z^-3. */
-static void EC_FN(affine_vartime)(const tabai_ec_ctx *x, tabai_ec_point *t, int count) {
-    EC_FN(fe) pre[16], inv, zi, z2;
-    EC_FN(cpy)(pre[0], t[0].z);
-    for (int j = 1; j < count; j++) F_MUL(pre[j], pre[j - 1], t[j].z);
-    EC_FN(inv_vartime)(x, inv, pre[count - 1]);
-    for (int j = count - 1; j >= 0; j--) {
-        if (j) {
-            F_MUL(zi, inv, pre[j - 1]);
-            F_MUL(inv, inv, t[j].z);
-        } else {
-            EC_FN(cpy)(zi, inv);
-        }
+/* (r, p) = (p + q, p with r's Z) for p, q of the same Z (co-Z), both finite, p != +-q:
+ * Meloni's ZADDU ("New point addition formulae for ECC applications", WAIFI 2007, in the
+ * notation of Goundar, Joye, Miyaji, Rivain, Venelli, "Scalar multiplication on Weierstrass
+ * elliptic curves from Co-Z arithmetic", J. Cryptogr. Eng. 2011): with C = (X1 - X2)^2,
+ * W1 = X1 C, W2 = X2 C, X3 = (Y1 - Y2)^2 - W1 - W2, Y3 = (Y1 - Y2)(W1 - X3) - Y1 (W1 - W2),
+ * Z3 = Z (X1 - X2), and p becomes (W1, Y1 (W1 - W2), Z3). 5M + 2S, no product by a or b.
+ * zr = X1 - X2 = Z3 / Z. Public points only (the tables of mul and mul2_vartime); r must
+ * not alias p or q. */
+static void EC_FN(zaddu)(tabai_ec_point *r, tabai_ec_point *p, const tabai_ec_point *q,
+                         uint64_t *zr) {
+    EC_FN(fe) c, w1, w2, dy, a1, t;
+    F_SUB(zr, p->x, q->x);
+    F_SUB(dy, p->y, q->y);
+    F_SQR(c, zr);
+    F_SQR(r->x, dy);
+    F_MUL(w1, p->x, c);
+    F_MUL(w2, q->x, c);
+    F_MUL(r->z, p->z, zr);
+    F_SUB(t, w1, w2);
+    F_MUL(a1, p->y, t);
+    F_SUB(r->x, r->x, w1);
+    F_SUB(r->x, r->x, w2);
+    F_SUB(t, w1, r->x);
+    F_MUL(t, dy, t);
+    F_SUB(r->y, t, a1);
+    EC_FN(cpy)(p->x, w1);
+    EC_FN(cpy)(p->y, a1);
+    EC_FN(cpy)(p->z, r->z);
+}
+
+/* t[0..n-1] (Jacobian, n <= 16, finite) to affine coordinates (Z ignored after) for a co-Z
+ * chain: Z(t[j]) = Z(t[j - 1]) zr[j] for 0 < j < n (zr[0] unused), as zaddu leaves them;
+ * `also`, if set, has t[n - 1]'s Z and is converted too. One variable-time inversion of the
+ * last Z, then Z(t[j - 1])^-1 = Z(t[j])^-1 zr[j] going down, and x Z^-2, y Z^-3: 4M + 1S an
+ * entry (Montgomery's trick would add 3M an entry to form the products of the Z's, which the
+ * chain gives). Public points only. */
+static void EC_FN(affine_coz)(const tabai_ec_ctx *x, tabai_ec_point *t, EC_FN(fe) * zr, int n,
+                              tabai_ec_point *also) {
+    EC_FN(fe) zi, z2;
+    EC_FN(inv_vartime)(x, zi, t[n - 1].z);
+    for (int j = n - 1; j >= 0; j--) {
         F_SQR(z2, zi);
         F_MUL(t[j].x, t[j].x, z2);
+        if (also && j == n - 1) F_MUL(also->x, also->x, z2);
         F_MUL(z2, z2, zi);
         F_MUL(t[j].y, t[j].y, z2);
+        if (also && j == n - 1) F_MUL(also->y, also->y, z2);
+        if (j) F_MUL(zi, zi, zr[j]);
     }
 }
 
-/* tab[j] = (j + 1) p in affine coordinates (x, y; z unused), j < 16, for a finite p given
- * with Z = 1: the table of mul. p is public (the peer's key), so the multiples are made by
- * the Jacobian formulas of the verification (no exceptional case arises: m p = +-p only for
- * m = +-1 mod q) and brought to affine coordinates by one variable-time inversion; the
- * windows then add them by the unified Jacobian addition (jmadd_masked). Even multiples by
- * doubling, odd ones by a mixed addition of p: 8 doublings and 7 mixed additions. */
+/* tab[j] = (j + 1) p in affine coordinates (x, y; z unused), j < 16, for a finite p: the
+ * table of mul. p is public (the peer's key), so the multiples are made in variable time by
+ * co-Z additions (Longa, Miri, "New composite operations and precomputation scheme for
+ * elliptic curve cryptosystems over prime fields", PKC 2008): 2 p by jdblu, which leaves p
+ * with 2 p's Z, then (j + 1) p = p + j p by zaddu, which leaves p with the sum's Z (no
+ * exceptional case: p = +-j p only for j = +-1 mod q), and one inversion for all (affine_coz):
+ * 1 doubling and 14 additions of 5M + 2S, 4M + 1S an entry to affine. The windows then add
+ * the entries by the unified Jacobian addition (jmadd_masked). */
 static void EC_FN(aff_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const tabai_ec_point *p) {
-    tab[0] = *p;
-    for (int j = 1; j < TABAI_EC_TAB; j++) {
-        if (j & 1) EC_FN(jdbl_ct)(&tab[j], &tab[j / 2]); /* (j + 1) p = 2 ((j + 1) / 2) p */
-        else EC_FN(jadd)(x, &tab[j], &tab[j - 1], p, 1, NULL, NULL);
-    }
-    EC_FN(affine_vartime)(x, tab, TABAI_EC_TAB);
+    tabai_ec_point pu;
+    EC_FN(fe) zr[TABAI_EC_TAB];
+    EC_FN(jdblu)(&tab[1], &pu, p);
+    for (int j = 2; j < TABAI_EC_TAB; j++) EC_FN(zaddu)(&tab[j], &pu, &tab[j - 1], zr[j]);
+    EC_FN(affine_coz)(x, tab + 1, zr + 1, TABAI_EC_TAB - 1, &pu);
+    tab[0] = pu;
 }
 
 /* The table of mul packed for a vector scan (tabai_mb_scan_fn's contract, four lanes of one
@@ -673,7 +704,7 @@ static void EC_FN(mul_base7_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, cons
 /* r = 2 p in Jacobian coordinates without a branch (r may alias p): for a Z = 0 input the
  * output has Z = 0; no other input is exceptional (a point of order 2 would need y = 0, and
  * the curves have prime order). */
-static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
+TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p) {
     EC_FN(fe) s, d, s2, al, fb, g;
     /* dbl-2001-b (a = -3) and dbl-2009-l (a = 0) of the Explicit-Formulas Database,
      * rearranged around S = 2 Y as OpenSSL's ecp_nistz256 doubling is (S. Gueron and
@@ -701,6 +732,10 @@ static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
     F_ADD(d, al, al);
     F_ADD(al, d, al);
     F_HALF(g, g);
+    if (pu) { /* p with Z3 = S Z: (X S^2, Y S^3) = (fb, g) */
+        EC_FN(cpy)(pu->x, fb);
+        EC_FN(cpy)(pu->y, g);
+    }
     /* X3 = alpha^2 - 2 fb, Y3 = alpha (fb - X3) - g */
     F_SQR(s, al);
     F_ADD(d, fb, fb);
@@ -708,6 +743,15 @@ static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
     F_SUB(fb, fb, r->x);
     F_MUL(fb, al, fb);
     F_SUB(r->y, fb, g);
+    if (pu) EC_FN(cpy)(pu->z, r->z);
+}
+static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
+    EC_FN(jdbl_core)(r, NULL, p);
+}
+/* r = 2 p and pu = p with r's Z (co-Z, DBLU: the doubling's own fb and g), for a finite p,
+ * public (the tables); pu must not alias r or p */
+static void EC_FN(jdblu)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p) {
+    EC_FN(jdbl_core)(r, pu, p);
 }
 
 static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
@@ -812,8 +856,8 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
                                 const uint64_t *u2, const tabai_ec_point *p) {
     const uint64_t *vt = tabai_ec_verify_table(x->c);
     tabai_ec_point acc, t, odd[8], p2;
-    EC_FN(jdbl)(&p2, p); /* finite: P is a validated point of the prime-order group */
 #if EC_AZERO
+    EC_FN(jdbl)(&p2, p); /* finite: P is a validated point of the prime-order group */
     /* Effective affine (libsecp256k1's ecmult odd-multiples table): on y^2 = x^3 + b',
      * a = 0, the coordinates scaled by Z(2P) make 2P affine, so the odd multiples come from
      * mixed additions; the ratios Z_j / Z_(j-1) = 2 H bring them all to the last one's Z,
@@ -840,12 +884,19 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
     const int q_aff = 1;
     const uint64_t *gz = zg;
 #else
-    odd[0] = *p;
-    for (int j = 1; j < 8; j++) EC_FN(jadd)(x, &odd[j], &odd[j - 1], &p2, 0, NULL, NULL);
-    /* the odd multiples made affine by one inversion (Montgomery's trick), so that every
-     * addition of the main loop is a mixed one (7M + 4S for 11M + 5S) */
+    /* the odd multiples by co-Z additions of 2 p (aff_table's way: jdblu leaves p with
+     * 2 p's Z, each zaddu 2 p with the sum's) and made affine by one inversion
+     * (affine_coz), so that every addition of the main loop is a mixed one (7M + 4S for
+     * 11M + 5S) */
     const int q_aff = !FE_IS_ZERO(p->z); /* public; infinity keeps the Jacobian additions */
-    if (q_aff) EC_FN(affine_vartime)(x, odd, 8);
+    if (q_aff) {
+        EC_FN(fe) zr[8];
+        EC_FN(jdblu)(&p2, &odd[0], p);
+        for (int j = 1; j < 8; j++) EC_FN(zaddu)(&odd[j], &p2, &odd[j - 1], zr[j]);
+        EC_FN(affine_coz)(x, odd, zr, 8, NULL);
+    } else {
+        for (int j = 0; j < 8; j++) odd[j] = *p;
+    }
     const uint64_t *gz = NULL;
 #endif
     int16_t naf[4][EC_N * 64 + 2];
