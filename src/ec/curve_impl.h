@@ -475,8 +475,8 @@ static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *ac
  * addition): H = x2 Z1^2 - X1, r = y2 Z1^3 - Y1, X3 = r^2 - H^3 - 2 X1 H^2,
  * Y3 = r (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H. acc at infinity (Z = 0) is replaced by
  * (x, y, 1) and acc kept when abs = 0, by masks; acc = -t gives Z3 = 0, infinity, as it
- * should. acc = t (H = r = 0) is wrong: mul_base_w shows that k G's windows never meet it.
- * Constant time. */
+ * should. acc = t (H = r = 0) is wrong: mul_base_w shows that k G's windows never meet it,
+ * mul_scan that k P's windows other than the last never meet acc = +-t. Constant time. */
 static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
                                            const tabai_ec_point *t, uint64_t abs) {
     EC_FN(fe) zz, u2, s2, h, r, hh, hhh, v, w, X3, Y3, Z3;
@@ -563,9 +563,22 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
 }
 #else
 /* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations), in
- * Jacobian coordinates: the doublings by jdbl5_ct, the unified additions of jmadd_masked of
- * the affine table of aff_table, read by read_aff with scan. Constant time in k; p is public
- * (the peer's key). */
+ * Jacobian coordinates: the doublings by jdbl5_ct, the entries of the affine table of
+ * aff_table read by read_aff with scan and added by the incomplete mixed addition
+ * jmadd_inc_masked (8M + 3S), the last window by the unified jmadd_masked (7M + 6S). Constant
+ * time in k; p is public (the peer's key).
+ *
+ * Why no window but the last meets the incomplete addition's exceptional case, acc = +-t,
+ * for 0 <= k < n (every caller; the point API reduces k mod n): Booth's digits d_j in
+ * [-16, 16] give k = sum d_j 2^(5 j), and before window i's addition acc = V_i P with
+ * V_i = sum_(j > i) d_j 2^(5 (j - i)), a multiple of 32, and t = d_i P with 1 <= |d_i| <= 16
+ * (digit 0 keeps acc by a mask). V_i 2^(5 i) = k - sum_(j <= i) d_j 2^(5 j), whose sum is
+ * below 16.6 2^(5 i) in size, so 0 <= V_i < n / 32 + 17 for i >= 1, and acc = +-t would need
+ * V_i = +-d_i + m n with V_i -+ d_i in (-17, n): m = 0, V_i = +-d_i, not a multiple of 32.
+ * V_i = 0 (acc at infinity) takes the entry by a mask. In the last window (i = 0) V_0 = k - d_0
+ * can meet d_0 modulo n (k = n - 2 |d_0|, where n mod 32 = |d_0|: P-521's n mod 32 is 9), so
+ * that window keeps the unified addition, which has no exceptional case. test_ec checks k P
+ * against OpenSSL at k = j 2^(5 i) + e, n - j and the Booth boundaries. */
 static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
     tabai_ec_point tab[TABAI_EC_TAB], acc, t, pa;
@@ -574,6 +587,7 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
         EC_FN(point_inf)(x, r);
         return;
     }
+    TABAI_VERIFY_CHECK(tabai_lt_n(k, x->c->q, EC_N)); /* the argument above needs k < n */
     EC_FN(aff_table)(x, tab, &pa);
     if (scan) EC_FN(pack_aff)(pt, tab);
     size_t w = tabai_ec_booth_windows(x->c->qbits);
@@ -588,7 +602,8 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
         tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
         EC_FN(read_aff)(&t, tab, pt, scan, abs);
         EC_FN(point_cneg)(&t, neg);
-        EC_FN(jmadd_masked)(x, &acc, &t, abs);
+        if (i) EC_FN(jmadd_inc_masked)(x, &acc, &t, abs); /* i public: the window's index */
+        else EC_FN(jmadd_masked)(x, &acc, &t, abs);
     }
     EC_FN(jac_to_proj)(x, r, &acc);
     tabai_wipe(tab, sizeof tab);

@@ -539,6 +539,53 @@ static void test_mul_base_edges(const curve_case *cc, const EC_GROUP *g, size_t 
     BN_free(K), BN_free(E);
 }
 
+/* k P at the scalars of the argument above mul_scan in curve_impl.h (windows of 5 bits):
+ * k = j 2^(5 i) + e for small j and e in the low and top windows (an accumulator of few
+ * digits, near +-t), n - j (the last window's candidates n - 2 |d_0|), and the Booth
+ * boundaries 2^(5 i) +- 1, 2^(5 i - 1) +- 1 of the low and top windows, on a random point. */
+static void test_mul_edges(const curve_case *cc, const EC_GROUP *g, size_t L) {
+    const BIGNUM *N = EC_GROUP_get0_order(g);
+    const int top = (BN_num_bits(N) - 1) / 5; /* the top window's index */
+    const int win[] = {0, 1, 2, top - 1, top};
+    BIGNUM *K = BN_new(), *E = BN_new();
+    EC_POINT *P = EC_POINT_new(g);
+    uint8_t k[66];
+    BN_rand_range(K, N);
+    EC_POINT_mul(g, P, K, NULL, NULL, bnctx);
+#define CHECK_K()                                                                                  \
+    do {                                                                                           \
+        BN_nnmod(K, K, N, bnctx);                                                                  \
+        BN_bn2binpad(K, k, (int)L);                                                                \
+        check_mul(cc, g, P, k, L, L);                                                              \
+    } while (0)
+    for (int j = 1; j <= 33; j++) {
+        for (size_t wi = 0; wi < sizeof win / sizeof *win; wi++)
+            for (int e = -1; e <= 1; e++) {
+                BN_set_word(K, (BN_ULONG)j);
+                BN_lshift(K, K, 5 * win[wi]);
+                if (e < 0) BN_sub_word(K, 1);
+                else BN_add_word(K, (BN_ULONG)e);
+                CHECK_K();
+            }
+        BN_copy(K, N);
+        BN_sub_word(K, (BN_ULONG)j);
+        CHECK_K();
+    }
+    for (size_t wi = 1; wi < sizeof win / sizeof *win; wi++)
+        for (int sh = 0; sh < 2; sh++)
+            for (int d = -1; d <= 1; d += 2) {
+                BN_one(E);
+                BN_lshift(E, E, 5 * win[wi] - sh);
+                BN_set_word(K, 1);
+                if (d < 0) BN_sub(K, E, K);
+                else BN_add(K, E, K);
+                CHECK_K();
+            }
+#undef CHECK_K
+    EC_POINT_free(P);
+    BN_free(K), BN_free(E);
+}
+
 static void test_mul(const curve_case *cc, const EC_GROUP *g, size_t L) {
     const BIGNUM *N = EC_GROUP_get0_order(g);
     const EC_POINT *G = EC_GROUP_get0_generator(g);
@@ -592,6 +639,7 @@ static void test_mul(const curve_case *cc, const EC_GROUP *g, size_t L) {
     BN_free(T);
     EC_POINT_free(P), EC_POINT_free(R);
     test_mul_base_edges(cc, g, L);
+    test_mul_edges(cc, g, L);
 }
 
 static void check_add(const curve_case *cc, const EC_GROUP *g, const EC_POINT *P,
