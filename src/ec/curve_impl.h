@@ -11,6 +11,9 @@
  *                      tier's tabai_mont_mul_n<EC_N> kernel)
  *   EC_P               const uint64_t[EC_N]: p
  *   FE_ADD, FE_SUB     optional: r = a + b, a - b mod p (default: portable C below)
+ *   FE_ADD_LAZY        optional: r = a + b whose result is used only as a factor of FE_MUL
+ *                      or FE_SQR or as the subtrahend of FE_SUB, for fields whose sums may
+ *                      skip a carry pass there (P-521's radix 2^58; default: FE_ADD)
  *   FE_HALF(r, a)      optional: r = a / 2 mod p (default: portable C below)
  *   FE_IN(r, a), FE_OUT(r, a), FE_IS_ZERO(a)
  *                      optional: the field operations work on a representation of their own
@@ -69,6 +72,11 @@ TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
 #else
 #define F_ADD EC_FN(add)
 #define F_SUB EC_FN(sub)
+#endif
+#ifdef FE_ADD_LAZY
+#define F_ADDL FE_ADD_LAZY
+#else
+#define F_ADDL F_ADD
 #endif
 #ifndef FE_IS_ZERO
 #define FE_IS_ZERO(a) fe_is_zero(a, EC_N)
@@ -492,7 +500,7 @@ static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point
     F_MUL(v, acc->x, hh);
     F_MUL(Z3, acc->z, h);
     F_SUB(X3, X3, hhh);
-    F_ADD(w, v, v);
+    F_ADDL(w, v, v);
     F_SUB(X3, X3, w);
     F_SUB(w, v, X3);
     F_MUL(Y3, r, w);
@@ -727,14 +735,15 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
      * fb = 4 beta = X S^2, g = 8 Y^4 = (S^2)^2 / 2 (one halving), Z3 = S Z; alpha =
      * 3 (X - Z^2)(X + Z^2), or 3 X^2 for a = 0. 4M + 4S (3M + 4S for a = 0) with ten
      * additions and a halving, where the database's 3M + 5S (2M + 5S) take fourteen
-     * additions: a square traded for a product and four additions, faster here. */
-    F_ADD(s, p->y, p->y);
+     * additions: a square traded for a product and four additions, faster here. The sums
+     * that are only factors or a subtrahend are lazy (F_ADDL: P-521's skip their carry). */
+    F_ADDL(s, p->y, p->y);
 #if !EC_AZERO
     F_SQR(d, p->z);
     F_SQR(s2, s);
     F_MUL(r->z, s, p->z);
     F_SUB(al, p->x, d);
-    F_ADD(d, p->x, d);
+    F_ADDL(d, p->x, d);
     F_MUL(fb, s2, p->x);
     F_MUL(al, al, d);
 #else
@@ -744,8 +753,8 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
     F_MUL(fb, s2, p->x);
 #endif
     F_SQR(g, s2);
-    F_ADD(d, al, al);
-    F_ADD(al, d, al);
+    F_ADDL(d, al, al);
+    F_ADDL(al, d, al); /* 3 alpha: a lazy sum of three */
     F_HALF(g, g);
     if (pu) { /* p with Z3 = S Z: (X S^2, Y S^3) = (fb, g) */
         EC_FN(cpy)(pu->x, fb);
@@ -753,7 +762,7 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
     }
     /* X3 = alpha^2 - 2 fb, Y3 = alpha (fb - X3) - g */
     F_SQR(s, al);
-    F_ADD(d, fb, fb);
+    F_ADDL(d, fb, fb);
     F_SUB(r->x, s, d);
     F_SUB(fb, fb, r->x);
     F_MUL(fb, al, fb);
@@ -1097,6 +1106,7 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef F_SQR
 #undef F_ADD
 #undef F_SUB
+#undef F_ADDL
 #undef EC_FORM
 #undef EC_B
 #undef EC_API
@@ -1112,6 +1122,7 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef FE_SQR
 #undef FE_ADD
 #undef FE_SUB
+#undef FE_ADD_LAZY
 #undef FE_HALF
 #undef FE_IN
 #undef FE_OUT

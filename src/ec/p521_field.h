@@ -1,7 +1,8 @@
 /* P-521's field GF(2^521 - 1) in nine limbs of radix 2^58, unsaturated (the representation
  * of OpenSSL's ecp_nistp521.c, after D. J. Bernstein's "Curve25519: new Diffie-Hellman speed
  * records", 2006): a value is sum l_i 2^(58 i), the limbs kept loosely reduced, each below
- * 2^58 + 2^7 (the top one's canonical width is 57 bits: 8 x 58 + 57 = 521). Since
+ * 2^58 + 2^10 and the top one below 2^57 + 2^4 (its canonical width is 57 bits:
+ * 8 x 58 + 57 = 521). Since
  * 2^522 = 2 mod p, a product's partial products a_i b_j with i + j >= 9 fold back into column
  * i + j - 9 doubled, so a product is 81 64 x 64-bit multiplications summed in nine 128-bit
  * columns (a square: 45) and one carry pass: no carry chain between the multiplications
@@ -9,10 +10,11 @@
  * and pass the carries one step in parallel. Constant time: no branch or index depends on
  * the values. Portable C (the compiler's 128-bit products).
  *
- * Bounds: limbs < 2^58 + 2^7 in, so a partial product is below 2^116.01 and a column, nine
- * of them with the folded ones doubled, below 2^120.2; its carry out of the top limb (bit
- * 521) is below 2^63.3 and folds into limb 0 with weight 1. Included by p521.c and
- * special.c. */
+ * Bounds: a product's or a square's factors may have limbs up to 2^60 (a lazy sum,
+ * p521_r58_add_lazy, of loosely reduced values), so a partial product is below 2^120 and a
+ * column, nine of them with the folded ones doubled, below 2^124.2; its carry out of the top
+ * limb (bit 521), below 2^67.3, folds into limbs 0 and 1 in 128 bits. Loosely reduced
+ * factors give columns below 2^120.2. Included by p521.c and special.c. */
 #ifndef TABAI_EC_P521_FIELD_H
 #define TABAI_EC_P521_FIELD_H
 
@@ -95,21 +97,22 @@ TABAI_INLINE void p521_r58_carry(uint64_t *l) {
         (l[i] & (i < 8 ? P521_M58 : P521_M57)) + c[(i + 8) % 9];
 }
 
-/* the column sums c[9] -> loosely reduced limbs r[9]: one carry pass, the carry out of bit
- * 521 into limb 0 and limb 0's carry into limb 1 (limbs 2..8 < 2^58, limbs 0 and 1 below
- * 2^58 + 2^7). A serial chain; cutting each column into three 58-bit pieces added in parallel
+/* the column sums c[9] (each below 2^124.2) -> loosely reduced limbs r[9]: one carry pass,
+ * the carry out of bit 521 (below 2^67.3) added to limb 0 in 128 bits and that sum's carry
+ * into limb 1 (limbs 0 and 2..7 < 2^58, limb 8 < 2^57, limb 1 below 2^58 + 2^10). A serial
+ * chain; cutting each column into three 58-bit pieces added in parallel
  * shortened a dependent chain of products by a fifth but took more instructions, and the
  * point formulas, whose products overlap, ran slower with it. */
 TABAI_INLINE void p521_r58_columns(uint64_t *r, tabai_u128 *c) {
     _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) c[k + 1] += c[k] >> 58,
         r[k] = (uint64_t)c[k] & P521_M58;
     r[8] = (uint64_t)c[8] & P521_M57;
-    r[0] += (uint64_t)(c[8] >> 57);
-    r[1] += r[0] >> 58;
-    r[0] &= P521_M58;
+    const tabai_u128 t = (tabai_u128)r[0] + (c[8] >> 57);
+    r[0] = (uint64_t)t & P521_M58;
+    r[1] += (uint64_t)(t >> 58);
 }
 
-/* r = a b mod p, loosely reduced (r may alias a and b) */
+/* r = a b mod p, loosely reduced, for limbs of a and b below 2^60 (r may alias a and b) */
 TABAI_INLINE void p521_r58_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t b2[9];
     tabai_u128 c[9];
@@ -124,8 +127,8 @@ TABAI_INLINE void p521_r58_mul(uint64_t *r, const uint64_t *a, const uint64_t *b
     p521_r58_columns(r, c);
 }
 
-/* r = a^2 mod p, loosely reduced (r may alias a): each cross product once, doubled (x4 when
- * it folds) */
+/* r = a^2 mod p, loosely reduced, for limbs of a below 2^60 (r may alias a): each cross
+ * product once, doubled (x4 when it folds) */
 TABAI_INLINE void p521_r58_sqr(uint64_t *r, const uint64_t *a) {
     uint64_t a2[9], a4[9];
     tabai_u128 c[9];
@@ -148,8 +151,17 @@ TABAI_INLINE void p521_r58_add(uint64_t *r, const uint64_t *a, const uint64_t *b
     p521_r58_carry(r);
 }
 
-/* r = a - b mod p, loosely reduced (r may alias): 4 p added first, its limbs
- * (2^60 - 4, ..., 2^59 - 4) above any loosely reduced b's, so no limb goes negative */
+/* r = a + b mod p without the carry pass (r may alias), for a sum of at most three loosely
+ * reduced values in all (limbs below 3 (2^58 + 2^10) < 2^59.6, the top one below 2^58.6):
+ * valid only as a factor of p521_r58_mul or p521_r58_sqr, or, a sum of two, as the
+ * subtrahend of p521_r58_sub */
+TABAI_INLINE void p521_r58_add_lazy(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) r[i] = a[i] + b[i];
+}
+
+/* r = a - b mod p, loosely reduced (r may alias), for limbs of a below 2^60: 4 p added
+ * first, its limbs (2^60 - 4, ..., 2^59 - 4) above those of a loosely reduced b or a lazy sum
+ * of two (below 2^59 + 2^11, the top one below 2^58 + 2^5), so no limb goes negative */
 TABAI_INLINE void p521_r58_sub(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) r[i] =
         a[i] + ((i < 8 ? UINT64_C(1) << 60 : UINT64_C(1) << 59) - 4) - b[i];
@@ -158,7 +170,7 @@ TABAI_INLINE void p521_r58_sub(uint64_t *r, const uint64_t *a, const uint64_t *b
 
 /* r = a / 2 mod p, loosely reduced (r may alias): each limb shifted right by one, the bit
  * shifted out of limb i + 1 entering limb i at bit 57 and limb 0's at bit 520 (2^-1 = 2^520
- * mod p); limbs below 2^58 + 2^7 give limbs below 2^58 + 2^6 */
+ * mod p); limbs below 2^58 + 2^10 give limbs below 2^58 + 2^9 */
 TABAI_INLINE void p521_r58_half(uint64_t *r, const uint64_t *a) {
     uint64_t b0 = a[0] & 1;
     _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) r[i] = (a[i] >> 1) + ((a[i + 1] & 1) << 57);

@@ -130,11 +130,14 @@ static void test_field(tabai_curve cv) {
 }
 
 /* P-521's radix-2^58 operations (p521_field.h) on loosely reduced limbs up to their bound
- * (every limb below 2^58 + 2^7, many at it), in chains (each output the next input), against
- * GMP: the value mod p and the outputs' bound; and the conversions from and to words. */
+ * (limbs below 2^58 + 2^10, the top one below 2^57 + 2^4, many at it), and the products,
+ * squares and differences of lazy sums (of three loosely reduced values as factors, of two
+ * as a subtrahend), in chains (each output the next input), against GMP: the value mod p
+ * and the outputs' bound; and the conversions from and to words. */
 static void p521_r58_limbs(uint64_t *l, int cls) {
-    const uint64_t top = (UINT64_C(1) << 58) + (UINT64_C(1) << 7) - 1;
     for (int i = 0; i < 9; i++) {
+        const uint64_t top = i < 8 ? (UINT64_C(1) << 58) + (UINT64_C(1) << 10) - 1
+                                   : (UINT64_C(1) << 57) + (UINT64_C(1) << 4) - 1;
         uint64_t r = tu_rand();
         switch (cls) {
         case 0: l[i] = top - (r & 3); break;                  /* at the bound */
@@ -150,18 +153,20 @@ static void r58_to_mpz(mpz_t z, const uint64_t *l) {
 }
 static int r58_bounded(const uint64_t *l) {
     for (int i = 0; i < 9; i++)
-        if (l[i] >= (UINT64_C(1) << 58) + (UINT64_C(1) << 7)) return 0;
+        if (l[i] >= (i < 8 ? (UINT64_C(1) << 58) + (UINT64_C(1) << 10)
+                           : (UINT64_C(1) << 57) + (UINT64_C(1) << 4)))
+            return 0;
     return 1;
 }
 static void test_p521_r58(void) {
     mpz_t P, A, B, Z, R;
     mpz_inits(P, A, B, Z, R, NULL);
     mpz_ui_pow_ui(P, 2, 521), mpz_sub_ui(P, P, 1);
-    uint64_t a[9], b[9], r[9], w[9];
+    uint64_t a[9], b[9], r[9], w[9], x[9], y[9];
     for (size_t it = 0; it < tu_iters(4000); it++) {
         p521_r58_limbs(a, (int)(it % 4));
         p521_r58_limbs(b, (int)(it / 4 % 4));
-        for (int step = 0; step < 6; step++) { /* a chain: r becomes a */
+        for (int step = 0; step < 9; step++) { /* a chain: r becomes a */
             r58_to_mpz(A, a), r58_to_mpz(B, b);
             const char *what = "";
             switch (step) {
@@ -170,7 +175,22 @@ static void test_p521_r58(void) {
             case 2: p521_r58_add(r, a, b), mpz_add(Z, A, B), what = "r58 add"; break;
             case 3: p521_r58_sub(r, a, b), mpz_sub(Z, A, B), what = "r58 sub"; break;
             case 4: p521_r58_sub(r, b, a), mpz_sub(Z, B, A), what = "r58 sub"; break;
-            default: p521_r58_mul(r, a, a), mpz_mul(Z, A, A), what = "r58 mul a a"; break;
+            case 5: p521_r58_mul(r, a, a), mpz_mul(Z, A, A), what = "r58 mul a a"; break;
+            case 6: /* (a + b + a)(b + b), lazy sums */
+                p521_r58_add_lazy(x, a, b), p521_r58_add_lazy(x, x, a), p521_r58_add_lazy(y, b, b);
+                p521_r58_mul(r, x, y);
+                mpz_add(Z, A, B), mpz_add(Z, Z, A), mpz_mul(Z, Z, B), mpz_mul_2exp(Z, Z, 1);
+                what = "r58 mul of lazy sums";
+                break;
+            case 7: /* (b + a + b)^2 */
+                p521_r58_add_lazy(x, b, a), p521_r58_add_lazy(x, x, b), p521_r58_sqr(r, x);
+                mpz_add(Z, A, B), mpz_add(Z, Z, B), mpz_mul(Z, Z, Z);
+                what = "r58 sqr of a lazy sum";
+                break;
+            default: /* a - (b + b) */
+                p521_r58_add_lazy(y, b, b), p521_r58_sub(r, a, y);
+                mpz_sub(Z, A, B), mpz_sub(Z, Z, B), what = "r58 sub of a lazy sum";
+                break;
             }
             mpz_mod(Z, Z, P);
             r58_to_mpz(R, r), mpz_mod(R, R, P);
