@@ -14,6 +14,9 @@
  *   FE_ADD_LAZY        optional: r = a + b whose result is used only as a factor of FE_MUL
  *                      or FE_SQR or as the subtrahend of FE_SUB, for fields whose sums may
  *                      skip a carry pass there (P-521's radix 2^58; default: FE_ADD)
+ *   FE_SUB_LAZY        optional: r = a - b for a, b from the other operations (not lazy
+ *                      ones), used only as a factor of FE_MUL or FE_SQR whose other factor
+ *                      is at most a lazy sum (default: FE_SUB)
  *   FE_HALF(r, a)      optional: r = a / 2 mod p (default: portable C below)
  *   FE_IN(r, a), FE_OUT(r, a), FE_IS_ZERO(a)
  *                      optional: the field operations work on a representation of their own
@@ -75,8 +78,10 @@ TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
 #endif
 #ifdef FE_ADD_LAZY
 #define F_ADDL FE_ADD_LAZY
+#define F_SUBL FE_SUB_LAZY
 #else
 #define F_ADDL F_ADD
+#define F_SUBL F_SUB
 #endif
 #ifndef FE_IS_ZERO
 #define FE_IS_ZERO(a) fe_is_zero(a, EC_N)
@@ -492,8 +497,8 @@ static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point
     F_MUL(u2, t->x, zz);
     F_MUL(s2, acc->z, zz);
     F_MUL(s2, t->y, s2);
-    F_SUB(h, u2, acc->x);
-    F_SUB(r, s2, acc->y);
+    F_SUBL(h, u2, acc->x);
+    F_SUBL(r, s2, acc->y);
     F_SQR(hh, h);
     F_SQR(X3, r);
     F_MUL(hhh, h, hh);
@@ -502,7 +507,7 @@ static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point
     F_SUB(X3, X3, hhh);
     F_ADDL(w, v, v);
     F_SUB(X3, X3, w);
-    F_SUB(w, v, X3);
+    F_SUBL(w, v, X3);
     F_MUL(Y3, r, w);
     F_MUL(w, acc->y, hhh);
     F_SUB(Y3, Y3, w);
@@ -736,13 +741,14 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
      * 3 (X - Z^2)(X + Z^2), or 3 X^2 for a = 0. 4M + 4S (3M + 4S for a = 0) with ten
      * additions and a halving, where the database's 3M + 5S (2M + 5S) take fourteen
      * additions: a square traded for a product and four additions, faster here. The sums
-     * that are only factors or a subtrahend are lazy (F_ADDL: P-521's skip their carry). */
+     * and differences that are only factors or a subtrahend are lazy (F_ADDL, F_SUBL:
+     * P-521's skip their carry). */
     F_ADDL(s, p->y, p->y);
 #if !EC_AZERO
     F_SQR(d, p->z);
     F_SQR(s2, s);
     F_MUL(r->z, s, p->z);
-    F_SUB(al, p->x, d);
+    F_SUBL(al, p->x, d);
     F_ADDL(d, p->x, d);
     F_MUL(fb, s2, p->x);
     F_MUL(al, al, d);
@@ -764,7 +770,7 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
     F_SQR(s, al);
     F_ADDL(d, fb, fb);
     F_SUB(r->x, s, d);
-    F_SUB(fb, fb, r->x);
+    F_SUBL(fb, fb, r->x);
     F_MUL(fb, al, fb);
     F_SUB(r->y, fb, g);
     if (pu) EC_FN(cpy)(pu->z, r->z);
@@ -1107,6 +1113,7 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef F_ADD
 #undef F_SUB
 #undef F_ADDL
+#undef F_SUBL
 #undef EC_FORM
 #undef EC_B
 #undef EC_API
@@ -1123,6 +1130,7 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef FE_ADD
 #undef FE_SUB
 #undef FE_ADD_LAZY
+#undef FE_SUB_LAZY
 #undef FE_HALF
 #undef FE_IN
 #undef FE_OUT

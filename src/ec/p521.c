@@ -18,6 +18,7 @@ static const uint64_t P521_P[9] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0u
 #define FE_ADD(r, a, b) p521_r58_add(r, a, b)
 #define FE_SUB(r, a, b) p521_r58_sub(r, a, b)
 #define FE_ADD_LAZY(r, a, b) p521_r58_add_lazy(r, a, b)
+#define FE_SUB_LAZY(r, a, b) p521_r58_sub_lazy(r, a, b)
 #define FE_HALF(r, a) p521_r58_half(r, a)
 #define FE_IN(r, a) p521_r58_from_words(r, a)
 #define FE_OUT(r, a) p521_r58_to_words(r, a)

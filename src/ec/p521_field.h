@@ -168,6 +168,14 @@ TABAI_INLINE void p521_r58_sub(uint64_t *r, const uint64_t *a, const uint64_t *b
     p521_r58_carry(r);
 }
 
+/* r = a - b mod p without the carry pass (r may alias), for loosely reduced a and b: 2 p
+ * added first (limbs 2^59 - 2, ..., 2^58 - 2, above b's), limbs below 2^59.6; valid only as a
+ * factor of p521_r58_mul or p521_r58_sqr (with the other factor below 2^60) */
+TABAI_INLINE void p521_r58_sub_lazy(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) r[i] =
+        a[i] + ((i < 8 ? UINT64_C(1) << 59 : UINT64_C(1) << 58) - 2) - b[i];
+}
+
 /* r = a / 2 mod p, loosely reduced (r may alias): each limb shifted right by one, the bit
  * shifted out of limb i + 1 entering limb i at bit 57 and limb 0's at bit 520 (2^-1 = 2^520
  * mod p); limbs below 2^58 + 2^10 give limbs below 2^58 + 2^9 */

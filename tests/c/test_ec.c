@@ -132,7 +132,7 @@ static void test_field(tabai_curve cv) {
 /* P-521's radix-2^58 operations (p521_field.h) on loosely reduced limbs up to their bound
  * (limbs below 2^58 + 2^10, the top one below 2^57 + 2^4, many at it), and the products,
  * squares and differences of lazy sums (of three loosely reduced values as factors, of two
- * as a subtrahend), in chains (each output the next input), against GMP: the value mod p
+ * as a subtrahend) and lazy differences (factors), in chains (each output the next input), against GMP: the value mod p
  * and the outputs' bound; and the conversions from and to words. */
 static void p521_r58_limbs(uint64_t *l, int cls) {
     for (int i = 0; i < 9; i++) {
@@ -166,7 +166,7 @@ static void test_p521_r58(void) {
     for (size_t it = 0; it < tu_iters(4000); it++) {
         p521_r58_limbs(a, (int)(it % 4));
         p521_r58_limbs(b, (int)(it / 4 % 4));
-        for (int step = 0; step < 9; step++) { /* a chain: r becomes a */
+        for (int step = 0; step < 11; step++) { /* a chain: r becomes a */
             r58_to_mpz(A, a), r58_to_mpz(B, b);
             const char *what = "";
             switch (step) {
@@ -187,9 +187,19 @@ static void test_p521_r58(void) {
                 mpz_add(Z, A, B), mpz_add(Z, Z, B), mpz_mul(Z, Z, Z);
                 what = "r58 sqr of a lazy sum";
                 break;
-            default: /* a - (b + b) */
+            case 8: /* a - (b + b) */
                 p521_r58_add_lazy(y, b, b), p521_r58_sub(r, a, y);
                 mpz_sub(Z, A, B), mpz_sub(Z, Z, B), what = "r58 sub of a lazy sum";
+                break;
+            case 9: /* (b - a)(a + b + a), a lazy difference and a lazy sum */
+                p521_r58_sub_lazy(x, b, a), p521_r58_add_lazy(y, a, b), p521_r58_add_lazy(y, y, a);
+                p521_r58_mul(r, x, y);
+                mpz_sub(Z, B, A), mpz_add(R, A, B), mpz_add(R, R, A), mpz_mul(Z, Z, R);
+                what = "r58 mul of a lazy difference";
+                break;
+            default: /* (a - b)^2 */
+                p521_r58_sub_lazy(x, a, b), p521_r58_sqr(r, x);
+                mpz_sub(Z, A, B), mpz_mul(Z, Z, Z), what = "r58 sqr of a lazy difference";
                 break;
             }
             mpz_mod(Z, Z, P);
