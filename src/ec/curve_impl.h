@@ -328,7 +328,7 @@ static void EC_FN(zaddu)(tabai_ec_point *r, tabai_ec_point *p, const tabai_ec_po
  * last Z, then Z(t[j - 1])^-1 = Z(t[j])^-1 zr[j] going down, and x Z^-2, y Z^-3: 4M + 1S an
  * entry (Montgomery's trick would add 3M an entry to form the products of the Z's, which the
  * chain gives). Public points only. */
-static void EC_FN(affine_coz)(const tabai_ec_ctx *x, tabai_ec_point *t, EC_FN(fe) * zr, int n,
+static void EC_FN(affine_coz)(const tabai_ec_ctx *x, tabai_ec_point *t, EC_FN(fe) zr[], int n,
                               tabai_ec_point *also) {
     EC_FN(fe) zi, z2;
     EC_FN(inv_vartime)(x, zi, t[n - 1].z);
@@ -350,7 +350,7 @@ static void EC_FN(affine_coz)(const tabai_ec_ctx *x, tabai_ec_point *t, EC_FN(fe
  * with 2 p's Z, then (j + 1) p = p + j p by zaddu, which leaves p with the sum's Z (no
  * exceptional case: p = +-j p only for j = +-1 mod q), and one inversion for all (affine_coz):
  * 1 doubling and 14 additions of 5M + 2S, 4M + 1S an entry to affine. The windows then add
- * the entries by the unified Jacobian addition (jmadd_masked). */
+ * the entries by mixed Jacobian additions (mul_scan). */
 static void EC_FN(aff_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const tabai_ec_point *p) {
     tabai_ec_point pu;
     EC_FN(fe) zr[TABAI_EC_TAB];
