@@ -1,8 +1,10 @@
 /* Elliptic curves (include/tabai_ec.h) beside OpenSSL (EVP and EC_POINT) and libsecp256k1.
  *
  *   op            tabai                                 OpenSSL                     libsecp256k1
- *   ec_mul_base   ec_public_key (d G)                   EC_POINT_mul(d, NULL)       ec_pubkey_create
+ *   ec_mul_base   ec_public_key (d G)                   EC_POINT_mul(d, NULL) and   ec_pubkey_create and
+ *                                                       EC_POINT_point2oct          ec_pubkey_serialize
  *   ec_mul        ec_point_mul (k P, P = 7 G)           EC_POINT_mul(NULL, P, k)    -
+ *                                                       and EC_POINT_point2oct
  *   ecdh          ecdh (x of d Q, Q validated)          EVP_PKEY_derive             ecdh (x, no hash)
  *   ecdsa_sign    ecdsa_sign_digest (RFC 6979)          EVP_PKEY_sign (digest)      ecdsa_sign (RFC 6979)
  *   ecdsa_verify  ecdsa_verify_digest_vartime (r||s)    EVP_PKEY_verify (DER)       ecdsa_verify
@@ -14,7 +16,9 @@
  * public keys and ECDH secrets byte for byte, every signature verified by the others (and
  * tabai's secp256k1 signature equal to libsecp256k1's: both RFC 6979 with SHA-256, low S).
  * The peers' conversions (DER, key objects) are outside the timed calls, except OpenSSL's
- * own DER signature format, which is its API. */
+ * own DER signature format, which is its API. tabai's point functions return the SEC1 bytes
+ * of an affine point, so the peers' point products are timed with their encoding too
+ * (OpenSSL's EC_POINT_mul leaves a Jacobian point; point2oct makes it affine). */
 #define OPENSSL_API_COMPAT 30000
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
@@ -154,7 +158,11 @@ static void run_mul_base_tabai(void *v, size_t it) {
 }
 static void run_mul_base_ossl(void *v, size_t it) {
     ec_arg *a = v;
-    for (size_t i = 0; i < it; i++) EC_POINT_mul(a->group, a->R, a->d, NULL, NULL, a->bnctx);
+    for (size_t i = 0; i < it; i++) {
+        EC_POINT_mul(a->group, a->R, a->d, NULL, NULL, a->bnctx);
+        EC_POINT_point2oct(a->group, a->R, POINT_CONVERSION_UNCOMPRESSED, a->out, a->pk_len,
+                           a->bnctx);
+    }
 }
 static void run_mul_tabai(void *v, size_t it) {
     ec_arg *a = v;
@@ -163,7 +171,11 @@ static void run_mul_tabai(void *v, size_t it) {
 }
 static void run_mul_ossl(void *v, size_t it) {
     ec_arg *a = v;
-    for (size_t i = 0; i < it; i++) EC_POINT_mul(a->group, a->R, NULL, a->Pp, a->kbn, a->bnctx);
+    for (size_t i = 0; i < it; i++) {
+        EC_POINT_mul(a->group, a->R, NULL, a->Pp, a->kbn, a->bnctx);
+        EC_POINT_point2oct(a->group, a->R, POINT_CONVERSION_UNCOMPRESSED, a->out, a->pk_len,
+                           a->bnctx);
+    }
 }
 static void run_ecdh_tabai(void *v, size_t it) {
     ec_arg *a = v;
@@ -205,8 +217,12 @@ static void run_verify_ossl(void *v, size_t it) {
 static void run_mul_base_secp(void *v, size_t it) {
     ec_arg *a = v;
     secp256k1_pubkey p;
-    for (size_t i = 0; i < it; i++)
-        if (!secp256k1_ec_pubkey_create(a->sctx256, &p, a->sk)) abort();
+    for (size_t i = 0; i < it; i++) {
+        size_t len = 65;
+        if (!secp256k1_ec_pubkey_create(a->sctx256, &p, a->sk) ||
+            !secp256k1_ec_pubkey_serialize(a->sctx256, a->out, &len, &p, SECP256K1_EC_UNCOMPRESSED))
+            abort();
+    }
 }
 static int x_only(unsigned char *out, const unsigned char *x, const unsigned char *y, void *d) {
     (void)y, (void)d;
@@ -340,10 +356,17 @@ static void bench_curve_op(bench_ctx *c, const curve_info *cv, int op) {
         point_bytes(&a, want);
         if (memcmp(want, a.pk, a.pk_len)) bench_fail("%s: EC_POINT_mul(d) differs", cv->name);
         im[cnt++] = (bench_impl){"tabai", tabai_cpu_name(), "ec_public_key", run_mul_base_tabai, NULL, &a, 1};
-        im[cnt++] = (bench_impl){"openssl", NULL, "EC_POINT_mul", run_mul_base_ossl, NULL, &a, 1};
+        im[cnt++] =
+            (bench_impl){"openssl", NULL, "EC_POINT_mul+point2oct", run_mul_base_ossl, NULL, &a, 1};
 #ifdef TABAI_BENCH_HAVE_SECP256K1
-        if (secp) im[cnt++] = (bench_impl){"libsecp256k1", NULL, "secp256k1_ec_pubkey_create",
-                                           run_mul_base_secp, NULL, &a, 1};
+        if (secp)
+            im[cnt++] = (bench_impl){"libsecp256k1",
+                                     NULL,
+                                     "secp256k1_ec_pubkey_create+serialize",
+                                     run_mul_base_secp,
+                                     NULL,
+                                     &a,
+                                     1};
 #endif
         break;
     case OP_MUL:
@@ -353,7 +376,8 @@ static void bench_curve_op(bench_ctx *c, const curve_info *cv, int op) {
         point_bytes(&a, want);
         if (memcmp(want, a.out, a.pk_len)) bench_fail("%s ec_mul: tabai and OpenSSL differ", cv->name);
         im[cnt++] = (bench_impl){"tabai", tabai_cpu_name(), "ec_point_mul", run_mul_tabai, NULL, &a, 1};
-        im[cnt++] = (bench_impl){"openssl", NULL, "EC_POINT_mul", run_mul_ossl, NULL, &a, 1};
+        im[cnt++] =
+            (bench_impl){"openssl", NULL, "EC_POINT_mul+point2oct", run_mul_ossl, NULL, &a, 1};
         break;
     case OP_ECDH: {
         size_t len = a.L;
