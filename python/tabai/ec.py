@@ -76,10 +76,21 @@ _HASHES = {
     "sha3_512": ("sha3_512", 10),
 }
 
+# hashlib's named constructors where it has them (faster than hashlib.new's look-up)
+_HASH_NEW = {k: getattr(hashlib, v[0], None) for k, v in _HASHES.items()}
+
+
+def _digest(name: str, data: bytes) -> bytes:
+    """data hashed by the hash of the _HASHES key name"""
+    new = _HASH_NEW[name]
+    return new(data).digest() if new else hashlib.new(_HASHES[name][0], data).digest()
+
 
 def _hash_name(hash: Any) -> str:
     """A hash given as a name ("sha256", "SHA-256", "sha3-256", "sha512/256") or as a
     ``cryptography`` hash object (its ``.name``), normalised to a key of _HASHES."""
+    if type(hash) is str and hash in _HASHES:  # the common case: a key already
+        return hash
     name = getattr(hash, "name", hash)
     if not isinstance(name, str):
         raise TypeError(f"hash must be a name such as 'sha256' or a cryptography hash, not "
@@ -95,6 +106,8 @@ def _hash_name(hash: Any) -> str:
 
 
 def _bytes(b: Any, what: str) -> bytes:
+    if type(b) is bytes:
+        return b
     if isinstance(b, (bytes, bytearray, memoryview)):
         return bytes(b)
     raise TypeError(f"{what} must be bytes, not {type(b).__name__}")
@@ -290,9 +303,8 @@ def _encode_sig(curve: Curve, rs: bytes, encoding: str) -> bytes:
     if encoding == "p1363":
         return rs
     if encoding == "der":
-        encode_dss_signature = _dss()[0]
         Ln = curve.scalar_bytes
-        return encode_dss_signature(int.from_bytes(rs[:Ln], "big"), int.from_bytes(rs[Ln:], "big"))
+        return (_DSS or _dss())[0](int.from_bytes(rs[:Ln], "big"), int.from_bytes(rs[Ln:], "big"))
     raise ValueError(f"encoding must be 'der' or 'p1363', not {encoding!r}")
 
 
@@ -308,7 +320,7 @@ def _decode_sig(curve: Curve, sig: bytes, encoding: str) -> Optional[bytes]:
         return sig
     if encoding != "der":
         raise ValueError(f"encoding must be 'der' or 'p1363', not {encoding!r}")
-    decode_dss_signature = _dss()[1]
+    decode_dss_signature = (_DSS or _dss())[1]
     try:  # a strict DER parser: BER forms, trailing bytes and negative INTEGERs are refused
         r, s = decode_dss_signature(sig)
     except Exception as ex:  # cryptography raises ValueError; be sure of the type
@@ -431,7 +443,7 @@ class PrivateKey:
              extra_entropy: Union[bool, bytes, None] = None) -> bytes:
         """ECDSA signature of msg hashed with `hash` (hashlib); as sign_digest otherwise."""
         name = _hash_name(hash)
-        digest = hashlib.new(_HASHES[name][0], _bytes(msg, "msg")).digest()
+        digest = _digest(name, _bytes(msg, "msg"))
         return self.sign_digest(digest, name, encoding, low_s, extra_entropy)
 
     def __repr__(self) -> str:
@@ -508,7 +520,7 @@ class PublicKey:
     def verify(self, signature: _Bytes, msg: _Bytes, hash: Any = "sha256", encoding: str = "der",
                low_s: bool = False) -> None:
         """Verifies an ECDSA signature of msg hashed with `hash` (hashlib); as verify_digest."""
-        digest = hashlib.new(_HASHES[_hash_name(hash)][0], _bytes(msg, "msg")).digest()
+        digest = _digest(_hash_name(hash), _bytes(msg, "msg"))
         self.verify_digest(signature, digest, encoding, low_s)
 
     def __eq__(self, other: object) -> bool:
@@ -712,7 +724,7 @@ def sign_batch(private_keys: Any, messages: Any, hash: Any = "sha256", encoding:
     if encoding not in ("der", "p1363"):
         raise ValueError(f"encoding must be 'der' or 'p1363', not {encoding!r}")
     name = _hash_name(hash)
-    digests = [hashlib.new(_HASHES[name][0], _bytes(m, "message")).digest() for m in msgs]
+    digests = [_digest(name, _bytes(m, "message")) for m in msgs]
     rs = _core.ecdsa_sign_batch(c.id, [k._d for k in sks], digests, _HASHES[name][1],
                                 1 if low_s else 0)
     if any(x is None for x in rs):  # keys are validated on construction: cannot happen
@@ -750,6 +762,6 @@ def verify_batch(public_keys: Any, signatures: Any, messages: Any, hash: Any = "
             x = None
         keep.append(x is not None)
         rs.append(x if x is not None else bytes(2 * Ln))  # r = 0: never valid
-    digests = [hashlib.new(_HASHES[name][0], _bytes(m, "message")).digest() for m in msgs]
+    digests = [_digest(name, _bytes(m, "message")) for m in msgs]
     ok = _core.ecdsa_verify_batch(c.id, [k._sec1 for k in pks], digests, rs, 1 if low_s else 0)
     return [bool(a and b) for a, b in zip(ok, keep)]
