@@ -212,6 +212,8 @@ int main(int argc, char **argv) {
         memcpy(f.a, cu->gx_m, sizeof f.a);
         double fi_ct = time_inv(&f, tabai_ec_fe_inv_ct, budget);
         double fi_vt = time_inv(&f, tabai_ec_fe_inv_vartime, budget);
+        memcpy(f.a, cu->q, sizeof f.a);
+        f.a[0] -= 3; /* a scalar below q; its inverses, chained, stay below q */
         double qi_ct = time_inv(&f, tabai_ec_scalar_inv_ct, budget);
         double qi_vt = time_inv(&f, tabai_ec_scalar_inv_vartime, budget);
         memcpy(f.b, cu->q, sizeof f.b);
