@@ -75,34 +75,35 @@ TABAI_INLINE void p256_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint6
 /* r = a^2 R^-1 mod p for a < p: the square (FE4_SQR_WIDE, a's limbs in registers), the low
  * half reduced in place by four steps with p's top limb kept in rdx (no move into rdx per
  * step, shifts by shlx/shrx), the high half added (the sum is below 2p), p subtracted under
- * the borrow. r may alias a. Thirteen registers besides rdx, so it builds with a frame
- * pointer too. */
+ * the borrow (p's limbs as immediates: no memory operand). r may alias a. Twelve registers
+ * besides rdx, so it builds with a frame pointer and with clang too. */
 TABAI_INLINE void p256_mont_sqr_bmi2(uint64_t *r, const uint64_t *a) {
-    uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], t0, t1, t2, t3, t4, t5, t6, t7, x;
+    uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], t0, t1, t2, t3, t4, t5, t6, t7;
     /* clang-format off */
     __asm__(FE4_SQR_WIDE
             "movl $32, %k[a0]\n\t"
-            "movq %[p3], %%rdx\n\t"
+            "movabsq $0xffffffff00000001, %%rdx\n\t"
             P256_RED4("t0", "t1", "t2", "t3")
             P256_RED4("t1", "t2", "t3", "t0")
             P256_RED4("t2", "t3", "t0", "t1")
             P256_RED4("t3", "t0", "t1", "t2")
-            FE4_ADD_HIGH("t0", "t1", "t2", "t3")
+            FE4_ADD_HIGH("t0", "t1", "t2", "t3", "a1")
+            "movl $0xffffffff, %k[a0]\n\t" /* p's limb 1 */
             "movq %[t0], %[t4]\n\t"
             "movq %[t1], %[t5]\n\t"
             "movq %[t2], %[t6]\n\t"
             "movq %[t3], %[t7]\n\t"
             "subq $-1, %[t4]\n\t"
-            "sbbq %[p1], %[t5]\n\t"
+            "sbbq %[a0], %[t5]\n\t"
             "sbbq $0, %[t6]\n\t"
             "sbbq %%rdx, %[t7]\n\t"
-            "sbbq $0, %[x]\n\t"
+            "sbbq $0, %[a1]\n\t"
             "cmovncq %[t4], %[t0]\n\t"
             "cmovncq %[t5], %[t1]\n\t"
             "cmovncq %[t6], %[t2]\n\t"
             "cmovncq %[t7], %[t3]\n\t"
             : FE4_SQR_OUTPUTS
-            : [p1] "m"(P256_P[1]), [p3] "m"(P256_P[3])
+            :
             : "rdx", "cc");
     /* clang-format on */
     r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
