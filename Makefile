@@ -3,8 +3,8 @@
 #   make test    set up, then make lint (about 30 s, most of it regenerating bench/moduli.h
 #                to compare), then build and run every test: C under ctest for every tier
 #                (with the valgrind constant-time tests and the dudect timing tests), the same
-#                C tests under ASan + UBSan, the VERIFY build, a bounded run of every fuzzer,
-#                pytest + hypothesis
+#                C tests under ASan + UBSan, the VERIFY build, the C tests built by clang, a
+#                bounded run of every fuzzer, pytest + hypothesis
 # Other targets: setup, build, ctest, asan, pytest, install-py, clean.
 #   make lint    clang-format on the C lines changed against main, ruff on the Python, the
 #                generated files fresh (scripts/lint.sh; the pre-commit hooks run the same;
@@ -17,6 +17,10 @@
 #   make fuzz-smoke  the libFuzzer targets of tests/fuzz (clang, ASan + UBSan, build-fuzz),
 #                each for FUZZ_SMOKE_SECONDS (15) from the seed corpus
 #   make fuzz    the same for as long as asked: make fuzz FUZZ_SECONDS=3600 (per target)
+#   make clang   the library and its C tests built by clang (build-clang, Release, no bench)
+#                and run at TABAI_TEST_ITERS=0.2 with the valgrind constant-time tests, without
+#                the timing ones: the other compiler users build with (its register allocation
+#                of inline assembly, its intrinsics' rules and its code from the masks differ)
 #   make pytest-long  pytest with the hypothesis profile "long"
 #   make dudect  the constant-time tests by timing (tests/dudect; ctest label dudect; run long
 #                with TABAI_DUDECT_SECONDS=300)
@@ -28,12 +32,13 @@ BUILD_ASAN := build-asan
 BUILD_VERIFY := build-verify
 BUILD_FUZZ := build-fuzz
 BUILD_TSAN := build-tsan
+BUILD_CLANG := build-clang
 FUZZ_TARGETS := limb mod powmod kernels batch rsa
 FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_SECONDS ?= 600
 
 .PHONY: all setup build ctest asan tsan pytest install-py test bench clean ctime verify dudect \
-  fuzz-build fuzz-smoke fuzz pytest-long lint
+  fuzz-build fuzz-smoke fuzz pytest-long lint clang
 
 all: build
 
@@ -75,6 +80,13 @@ verify: setup
 	TABAI_TEST_ITERS=$${TABAI_TEST_ITERS:-0.2} \
 	  ctest --test-dir $(BUILD_VERIFY) -j$(JOBS) --output-on-failure -LE 'nosan|dudect'
 
+clang: setup
+	cmake -S . -B $(BUILD_CLANG) -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release \
+	  -DTABAI_BUILD_BENCH=OFF >/dev/null
+	ninja -C $(BUILD_CLANG)
+	TABAI_TEST_ITERS=$${TABAI_TEST_ITERS:-0.2} \
+	  ctest --test-dir $(BUILD_CLANG) -j$(JOBS) --output-on-failure -LE dudect
+
 fuzz-build: setup
 	cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release \
 	  -DTABAI_FUZZ=ON -DTABAI_SANITIZE=address,undefined -DTABAI_BUILD_BENCH=OFF \
@@ -108,7 +120,7 @@ pytest: install-py
 pytest-long: install-py
 	cd tests/python && HYPOTHESIS_PROFILE=long ../../$(PY) -m pytest -q -p no:cacheprovider .
 
-test: lint ctest asan tsan verify fuzz-smoke pytest
+test: lint ctest asan tsan verify clang fuzz-smoke pytest
 	@echo "make test: all suites passed"
 
 bench: install-py

@@ -152,7 +152,7 @@ static void brand_init(void) {
     {
         unsigned r[12] = {0};
         char tmp[49] = {0};
-        if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+        if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
             for (unsigned i = 0; i < 3; i++)
                 __cpuid(0x80000002u + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
             memcpy(tmp, r, 48);

@@ -59,7 +59,9 @@ void tabai_mul_n_fp64fma_vec_avx2(uint64_t *r, const uint64_t *a, const uint64_t
 
 /* 16-bit digits (seed 000, Example 1) */
 #pragma GCC diagnostic push
+#if !defined(__clang__) /* a gcc warning clang does not know */
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 void tabai_mul_n_c16_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     uint16_t a16[4 * TABAI_MAX_LIMBS], b16[4 * TABAI_MAX_LIMBS], t16[8 * TABAI_MAX_LIMBS];
     TABAI_VERIFY_CHECK(n >= 1 && n <= TABAI_MAX_LIMBS);

@@ -9,15 +9,17 @@
 #include "../limb/limb.h"
 #include "../x64/x64.h"
 
-/* `#fn + 6`: the entry point's name without "tabai_" */
+/* `&(#fn)[6]`: the entry point's name without "tabai_" */
+/* clang-format off */
 #define TABAI_REG(label, op, limbs, lanes, radix, TIER, features, id, fn, source)             \
-    {label, #fn + 6, TABAI_KOP_##op, limbs, lanes, radix, TABAI_TIER_##TIER, features, id,      \
+    {label, &(#fn)[6], TABAI_KOP_##op, limbs, lanes, radix, TABAI_TIER_##TIER, features, id,   \
      (tabai_any_fn)fn, source},
 #define TABAI_REG_MB(label, lanes, w, TIER, features, mul, sqr, scan, source)                  \
-    {label, #mul + 6, TABAI_KOP_MB_MONT_MUL, 0, lanes, w, TABAI_TIER_##TIER, features, -1,      \
+    {label, &(#mul)[6], TABAI_KOP_MB_MONT_MUL, 0, lanes, w, TABAI_TIER_##TIER, features, -1,   \
      (tabai_any_fn)mul, source},                                                               \
-    {label, #sqr + 6, TABAI_KOP_MB_MONT_SQR, 0, lanes, w, TABAI_TIER_##TIER, features, -1,      \
+    {label, &(#sqr)[6], TABAI_KOP_MB_MONT_SQR, 0, lanes, w, TABAI_TIER_##TIER, features, -1,   \
      (tabai_any_fn)sqr, source},
+/* clang-format on */
 
 const tabai_kernel_rec tabai_registry[] = {
 #include "registry.def"

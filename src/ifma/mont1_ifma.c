@@ -74,7 +74,10 @@
 #define V_ALIGN(hi, lo, n) _mm512_alignr_epi64((hi), (lo), (n))
 #define V_PERM(idx, x) _mm512_permutexvar_epi64((idx), (x))
 #define V_DUPIDX() _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0)
-#if R52_SAN /* rolled loops: the lane index is not a compile-time constant */
+/* rolled loops leave the lane index a variable; clang wants a constant expression for the
+ * extract even in unrolled ones (gcc takes what constant propagation gives): both read the
+ * lane by a permutation */
+#if R52_SAN || defined(__clang__)
 #define V_EXT(x, l)                                                                              \
     ((uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(                                         \
         _mm512_permutexvar_epi64(_mm512_set1_epi64((long long)(l)), (x)))))
@@ -145,7 +148,7 @@
 #define V_ALIGN(hi, lo, n) _mm256_alignr_epi64((hi), (lo), (n))
 #define V_PERM(idx, x) _mm256_permutexvar_epi64((idx), (x))
 #define V_DUPIDX() _mm256_set_epi64x(1, 1, 0, 0)
-#if R52_SAN
+#if R52_SAN || defined(__clang__)
 #define V_EXT(x, l)                                                                              \
     ((uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(                                         \
         _mm256_permutexvar_epi64(_mm256_set1_epi64x((long long)(l)), (x)))))

@@ -7,8 +7,8 @@
 #include "mb.h"
 
 const tabai_mb_kernel tabai_mb_kernels[] = {
-#define TABAI_REG_MB(label, lanes, w, TIER, features, mul, sqr, scan, source)                  \
-    {label, #mul + 6, #sqr + 6, lanes, w, features, TABAI_TIER_##TIER, mul, sqr, scan},
+#define TABAI_REG_MB(label, lanes, w, TIER, features, mul, sqr, scan, source)                      \
+    {label, &(#mul)[6], &(#sqr)[6], lanes, w, features, TABAI_TIER_##TIER, mul, sqr, scan},
 #include "../dispatch/registry.def"
     {NULL, NULL, NULL, 0, 0, 0, TABAI_TIER_GENERIC, NULL, NULL, NULL},
 };

@@ -59,7 +59,7 @@ static field ohta_field(const tabai_ohta *o) {
 }
 
 /* TABAI_VERIFY (only inside checks): the modulus of a field; every element is < p. */
-static inline const uint64_t *field_p(const field *f) {
+__attribute__((unused)) static inline const uint64_t *field_p(const field *f) {
     return f->mul == mont_f_mul ? ((const tabai_mont *)f->ctx)->p : ((const tabai_ohta *)f->ctx)->p;
 }
 

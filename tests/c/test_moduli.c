@@ -9,6 +9,8 @@
  *   - every entry: odd, the stated bit length and limb count, top limb non-zero, and prime
  *     (GMP, 30 rounds) except the RSA moduli n, which must equal p*q.
  * Exit status 0 when all agree, 1 otherwise. */
+#include <stdio.h> /* before gmp.h, which declares gmp_fprintf only after it */
+
 #include <gmp.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
