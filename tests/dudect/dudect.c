@@ -510,8 +510,13 @@ static int cmp_u64(const void *x, const void *y) {
 }
 
 static result measure(target *t, double seconds) {
-    /* the cost of one call, to size the batches at about 20 ms */
-    static uint64_t in0[2 * MAXN + 64];
+    /* the cost of one call, to size the batches at about 20 ms (one sample's input: slot
+     * limbs, up to 2 BATCH MAXN for the batches) */
+    uint64_t *in0 = malloc(t->slot * sizeof(uint64_t));
+    if (!in0) {
+        fprintf(stderr, "dudect: out of memory\n");
+        exit(2);
+    }
     t->prepare(t, in0, 1);
     uint64_t best = ~(uint64_t)0;
     for (int i = 0; i < 20; i++) {
@@ -520,6 +525,7 @@ static result measure(target *t, double seconds) {
         uint64_t b = tick_stop();
         if (b - a < best) best = b - a;
     }
+    free(in0);
     size_t batch = (size_t)(5e7 / (double)(best + 100));
     if (batch < 24) batch = 24;
     if (batch > 20000) batch = 20000;
