@@ -359,14 +359,10 @@ static void bench_curve_op(bench_ctx *c, const curve_info *cv, int op) {
         im[cnt++] =
             (bench_impl){"openssl", NULL, "EC_POINT_mul+point2oct", run_mul_base_ossl, NULL, &a, 1};
 #ifdef TABAI_BENCH_HAVE_SECP256K1
+        static const char secp_sym[] = "secp256k1_ec_pubkey_create+serialize";
         if (secp)
-            im[cnt++] = (bench_impl){"libsecp256k1",
-                                     NULL,
-                                     "secp256k1_ec_pubkey_create+serialize",
-                                     run_mul_base_secp,
-                                     NULL,
-                                     &a,
-                                     1};
+            im[cnt++] =
+                (bench_impl){"libsecp256k1", NULL, secp_sym, run_mul_base_secp, NULL, &a, 1};
 #endif
         break;
     case OP_MUL:
