@@ -343,6 +343,17 @@ static void EC_FN(affine_coz)(const tabai_ec_ctx *x, tabai_ec_point *t, EC_FN(fe
     }
 }
 
+/* t[j] = t[0] + j a for 0 < j < n (n <= 16) by zaddu, t[0] and a co-Z on entry (jdblu leaves
+ * them so), then t[0..n-1] to affine coordinates by one inversion (affine_coz), and a too
+ * (it ends with t[n - 1]'s Z) when also is a. Public points only: the tables of mul and
+ * mul2_vartime. */
+static void EC_FN(coz_chain_affine)(const tabai_ec_ctx *x, tabai_ec_point *t, int n,
+                                    tabai_ec_point *a, tabai_ec_point *also) {
+    EC_FN(fe) zr[16];
+    for (int j = 1; j < n; j++) EC_FN(zaddu)(&t[j], a, &t[j - 1], zr[j]);
+    EC_FN(affine_coz)(x, t, zr, n, also);
+}
+
 /* tab[j] = (j + 1) p in affine coordinates (x, y; z unused), j < 16, for a finite p: the
  * table of mul. p is public (the peer's key), so the multiples are made in variable time by
  * co-Z additions (Longa, Miri, "New composite operations and precomputation scheme for
@@ -353,10 +364,8 @@ static void EC_FN(affine_coz)(const tabai_ec_ctx *x, tabai_ec_point *t, EC_FN(fe
  * the entries by mixed Jacobian additions (mul_scan). */
 static void EC_FN(aff_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const tabai_ec_point *p) {
     tabai_ec_point pu;
-    EC_FN(fe) zr[TABAI_EC_TAB];
     EC_FN(jdblu)(&tab[1], &pu, p);
-    for (int j = 2; j < TABAI_EC_TAB; j++) EC_FN(zaddu)(&tab[j], &pu, &tab[j - 1], zr[j]);
-    EC_FN(affine_coz)(x, tab + 1, zr + 1, TABAI_EC_TAB - 1, &pu);
+    EC_FN(coz_chain_affine)(x, tab + 1, TABAI_EC_TAB - 1, &pu, &pu);
     tab[0] = pu;
 }
 
@@ -920,10 +929,8 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
      * 11M + 5S) */
     const int q_aff = !FE_IS_ZERO(p->z); /* public; infinity keeps the Jacobian additions */
     if (q_aff) {
-        EC_FN(fe) zr[8];
         EC_FN(jdblu)(&p2, &odd[0], p);
-        for (int j = 1; j < 8; j++) EC_FN(zaddu)(&odd[j], &p2, &odd[j - 1], zr[j]);
-        EC_FN(affine_coz)(x, odd, zr, 8, NULL);
+        EC_FN(coz_chain_affine)(x, odd, 8, &p2, NULL);
     } else {
         for (int j = 0; j < 8; j++) odd[j] = *p;
     }

@@ -132,8 +132,9 @@ static void test_field(tabai_curve cv) {
 /* P-521's radix-2^58 operations (p521_field.h) on loosely reduced limbs up to their bound
  * (limbs below 2^58 + 2^10, the top one below 2^57 + 2^4, many at it), and the products,
  * squares and differences of lazy sums (of three loosely reduced values as factors, of two
- * as a subtrahend) and lazy differences (factors), in chains (each output the next input), against GMP: the value mod p
- * and the outputs' bound; and the conversions from and to words. */
+ * as a subtrahend) and lazy differences (factors), in chains (each output the next input),
+ * against GMP: the value mod p and the outputs' bound; and the conversions from and to
+ * words. */
 static void p521_r58_limbs(uint64_t *l, int cls) {
     for (int i = 0; i < 9; i++) {
         const uint64_t top = i < 8 ? (UINT64_C(1) << 58) + (UINT64_C(1) << 10) - 1
