@@ -114,8 +114,8 @@ TABAI_INLINE void p521_r58_columns(uint64_t *r, tabai_u128 *c) {
 
 /* The product and the square: inlined into the point formulas by gcc (the measured build);
  * called by clang, which, inlining them, held the formulas' limbs and column sums in
- * registers and spilled them about three times as often as gcc (P-521 ECDH at half speed;
- * called, near its own bound). */
+ * registers and spilled them far more than gcc (P-521 far slower; called, near its own
+ * bound). */
 #if defined(__clang__)
 #define P521_PRODUCT static __attribute__((noinline, unused)) void
 #else
