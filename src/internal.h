@@ -16,6 +16,17 @@ typedef unsigned __int128 tabai_u128;
 
 #define TABAI_INLINE static inline __attribute__((always_inline))
 
+/* TABAI_UNROLL_BY(n): the pragma "GCC unroll n" of the kernels' fixed-size loops (gcc and
+ * clang read it). Empty in the builds that look for faults, not speed (TABAI_ROLLED: the
+ * sanitizer and VERIFY builds, src/CMakeLists.txt), where fully unrolled instances took
+ * minutes to compile instrumented; the loops compute the same either way. */
+#define TABAI_PRAGMA_(x) _Pragma(#x)
+#if defined(TABAI_ROLLED)
+#define TABAI_UNROLL_BY(n)
+#else
+#define TABAI_UNROLL_BY(n) TABAI_PRAGMA_(GCC unroll n)
+#endif
+
 /* Value barrier: hides x from the optimiser so that mask arithmetic is not turned back
  * into a branch (the technique of BearSSL / libsecp256k1). */
 TABAI_INLINE uint64_t tabai_vb(uint64_t x) {

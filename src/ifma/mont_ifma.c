@@ -54,7 +54,7 @@
 #define IFMA_SFX _zmm_r
 #define IFMA_TMAX IFMA_MAXD
 #define IFMA_REGS 0
-#define IFMA_UNROLL _Pragma("GCC unroll 2")
+#define IFMA_UNROLL TABAI_UNROLL_BY(2)
 #include "mont_ifma.c"
 #undef IFMA_SFX
 #undef IFMA_TMAX
@@ -63,7 +63,7 @@
 #define IFMA_SFX _zmm_u
 #define IFMA_TMAX IFMA_SMALLD
 #define IFMA_REGS 1
-#define IFMA_UNROLL _Pragma("GCC unroll 16")
+#define IFMA_UNROLL TABAI_UNROLL_BY(16)
 #include "mont_ifma.c"
 #undef IFMA_SFX
 #undef IFMA_TMAX
@@ -77,7 +77,7 @@
 #define IFMA_SFX _ymm_r
 #define IFMA_TMAX IFMA_MAXD
 #define IFMA_REGS 0
-#define IFMA_UNROLL _Pragma("GCC unroll 2")
+#define IFMA_UNROLL TABAI_UNROLL_BY(2)
 #include "mont_ifma.c"
 #undef IFMA_SFX
 #undef IFMA_TMAX
@@ -86,7 +86,7 @@
 #define IFMA_SFX _ymm_u
 #define IFMA_TMAX IFMA_SMALLD
 #define IFMA_REGS 1
-#define IFMA_UNROLL _Pragma("GCC unroll 16")
+#define IFMA_UNROLL TABAI_UNROLL_BY(16)
 #include "mont_ifma.c"
 
 /* The documented preconditions, checked in TABAI_VERIFY builds (src/cpu/mbtypes.h). */

@@ -11,7 +11,7 @@
 
 #include "limb.h"
 
-#define KARA_UNROLL _Pragma("GCC unroll 64")
+#define KARA_UNROLL TABAI_UNROLL_BY(64)
 
 /* Limbs of scratch one step on n limbs uses (h = ceil(n/2)): da, db, b1 (h each), zm (2h),
  * the combine's t (2h + 1). */

@@ -11,7 +11,7 @@
  * largest fixed size, so that the fixed-size instances (n <= 16) come out fully unrolled,
  * every column with its own straight-line code and no loop exits (about 1.4x faster than
  * unrolling by 8 at n = 16). */
-#define TABAI_UNROLL _Pragma("GCC unroll 32")
+#define TABAI_UNROLL TABAI_UNROLL_BY(32)
 
 /* r[n] = a[n]*b; returns the high limb. r may equal a. */
 TABAI_INLINE uint64_t tabai_mul_1_inline(uint64_t *r, const uint64_t *a, size_t n, uint64_t b) {

@@ -74,7 +74,7 @@ TABAI_INLINE size_t redc_width(size_t n) {
     return n <= 2 * TABAI_FIXED_MAX ? (n + 1) / 2 : TABAI_FIXED_MAX;
 }
 
-#define REDC_UNROLL _Pragma("GCC unroll 130")
+#define REDC_UNROLL TABAI_UNROLL_BY(130)
 
 /* The block reduction of tabai_redc_blocks, inlined into its constant-n instances.
  * Invariant: after block j the running value V = T + (q's so far) * p is t[0..2n] plus
