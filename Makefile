@@ -113,12 +113,12 @@ install-py: setup
 	$(PY) -m pip install -q --no-build-isolation '.[bench]'
 
 pytest: install-py
-	cd tests/python && TABAI_CPU=generic ../../$(PY) -m pytest -q -p no:cacheprovider .
-	cd tests/python && ../../$(PY) -m pytest -q -p no:cacheprovider .
+	cd tests/python && TABAI_CPU=generic ../../$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) .
+	cd tests/python && ../../$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) .
 
 # the Python API against Python ints with hypothesis's long profile (10x the examples)
 pytest-long: install-py
-	cd tests/python && HYPOTHESIS_PROFILE=long ../../$(PY) -m pytest -q -p no:cacheprovider .
+	cd tests/python && HYPOTHESIS_PROFILE=long ../../$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) .
 
 test: lint ctest asan tsan verify clang fuzz-smoke pytest
 	@echo "make test: all suites passed"

@@ -6,9 +6,11 @@ cd "$(dirname "$0")/.."
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-# clang-format (with clang-format-diff) for make lint; ruff comes with requirements-dev.txt
+# clang-format (with clang-format-diff) for make lint; ruff comes with requirements-dev.txt;
+# ccache: make test builds the library in several folders, and the wheel's build repeats the
+# Release build's compiles (CMakeLists.txt uses it when found)
 for pkg in build-essential cmake ninja-build pkg-config nettle-dev libgmp-dev libssl-dev openssl \
-  valgrind python3-venv clang libclang-rt-14-dev libsecp256k1-dev clang-format; do
+  valgrind python3-venv clang libclang-rt-14-dev libsecp256k1-dev clang-format ccache; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -37,6 +37,8 @@ settings.register_profile("long", max_examples=examples(60), deadline=None, **_c
 settings.load_profile(PROFILE)
 
 _SEED = os.environ.get("TABAI_TEST_SEED") or str(random.SystemRandom().randrange(1, 2**32))
+# pytest-xdist's workers (make pytest runs -n) start after this and inherit it: one seed a run
+os.environ["TABAI_TEST_SEED"] = _SEED
 
 
 @pytest.hookimpl(tryfirst=True)
