@@ -109,8 +109,10 @@ fuzz-smoke fuzz: fuzz-build
 dudect: build
 	ctest --test-dir $(BUILD) --output-on-failure -V -L dudect
 
+# the wheel's compiler is the build's (CMake's default cc, or $CC), not the one of Python's
+# sysconfig that scikit-build-core would take: so ccache serves the compiles make build made
 install-py: setup
-	$(PY) -m pip install -q --no-build-isolation '.[bench]'
+	CC=$${CC:-cc} $(PY) -m pip install -q --no-build-isolation '.[bench]'
 
 pytest: install-py
 	cd tests/python && TABAI_CPU=generic ../../$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) .
