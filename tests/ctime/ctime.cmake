@@ -69,6 +69,9 @@ foreach(s IN LISTS _ctime_srcs)
   endif()
 endforeach()
 list(JOIN _ctime_objs_exclude "|" _ctime_objs_rx)
+if(NOT _ctime_objs_rx)
+  set(_ctime_objs_rx "^$") # no source declassifies: every release object
+endif()
 add_library(tabai_ctime STATIC ${_ctime_files}
   $<FILTER:$<TARGET_OBJECTS:tabai_objects>,EXCLUDE,${_ctime_objs_rx}>)
 target_include_directories(tabai_ctime PUBLIC ${PROJECT_SOURCE_DIR}/include
