@@ -33,20 +33,15 @@
 #define R52_CAT_(x, y) x##y
 #define R52_CAT(x, y) R52_CAT_(x, y)
 #define FN(x) R52_CAT(x, R52_SFX)
-#define R52_UNROLL _Pragma("GCC unroll 64")
+#define R52_UNROLL TABAI_UNROLL_BY(64)
 #define TABAI_R52_TEMPLATE 1
-/* Sanitizer builds take the rolled product at every size (the same vector functions; the
- * unrolled copies multiply their compile time); they build this file without instrumenting
- * it and say so with TABAI_R52_ROLLED (src/CMakeLists.txt) */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__) || defined(TABAI_R52_ROLLED)
-#define R52_SAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-#define R52_SAN 1
-#endif
-#endif
-#ifndef R52_SAN
-#define R52_SAN 0
+/* The sanitizer and VERIFY builds (TABAI_ROLLED, src/internal.h) take the rolled product at
+ * every size (the same vector functions; the unrolled copies multiply their compile time);
+ * the sanitizer builds also build this file uninstrumented (src/CMakeLists.txt) */
+#if defined(TABAI_ROLLED)
+#define R52_ROLLED 1
+#else
+#define R52_ROLLED 0
 #endif
 
 /* ---- zmm ---- */
@@ -77,7 +72,7 @@
 /* rolled loops leave the lane index a variable; clang wants a constant expression for the
  * extract even in unrolled ones (gcc takes what constant propagation gives): both read the
  * lane by a permutation */
-#if R52_SAN || defined(__clang__)
+#if R52_ROLLED || defined(__clang__)
 #define V_EXT(x, l)                                                                              \
     ((uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(                                         \
         _mm512_permutexvar_epi64(_mm512_set1_epi64((long long)(l)), (x)))))
@@ -90,7 +85,7 @@
 #define R52_SFX _z
 #define R52_NVMAX 20
 #define R52_NV2MAX 12
-#define R52_CNV(nv) (!R52_SAN && ((nv) == 3 || (nv) == 4 || (nv) == 5))
+#define R52_CNV(nv) (!R52_ROLLED && ((nv) == 3 || (nv) == 4 || (nv) == 5))
 #include "mont1_ifma.c"
 #undef VT
 #undef VL
@@ -148,7 +143,7 @@
 #define V_ALIGN(hi, lo, n) _mm256_alignr_epi64((hi), (lo), (n))
 #define V_PERM(idx, x) _mm256_permutexvar_epi64((idx), (x))
 #define V_DUPIDX() _mm256_set_epi64x(1, 1, 0, 0)
-#if R52_SAN || defined(__clang__)
+#if R52_ROLLED || defined(__clang__)
 #define V_EXT(x, l)                                                                              \
     ((uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(                                         \
         _mm256_permutexvar_epi64(_mm256_set1_epi64x((long long)(l)), (x)))))
@@ -159,7 +154,7 @@
 #define R52_SFX _y
 #define R52_NVMAX 23
 #define R52_NV2MAX 12
-#define R52_CNV(nv) (!R52_SAN && ((nv) == 5 || (nv) == 8 || (nv) == 10))
+#define R52_CNV(nv) (!R52_ROLLED && ((nv) == 5 || (nv) == 8 || (nv) == 10))
 #include "mont1_ifma.c"
 
 /* ---- entry points ---- */
@@ -284,7 +279,7 @@ TABAI_INLINE VT FN(svec)(const uint64_t *a, size_t dd, size_t K) {
 #undef R52_PU
 #define R52_PN(x) FN(R52_CAT(x, _c))
 #define R52_PATTR TABAI_INLINE
-#define R52_PU _Pragma("GCC unroll 64")
+#define R52_PU TABAI_UNROLL_BY(64)
 #include "mont1_prod.h"
 #undef R52_PN
 #undef R52_PATTR
