@@ -1,7 +1,8 @@
 /* P-256 Montgomery product and square with mulx/adcx/adox (inline assembly; built only in
  * this folder, with -mbmi2 -madx): the plain product or square into eight limbs, then the
  * reduction steps of p256_field.h on its low half (-p^-1 = 1 mod 2^64, so the multiplier m
- * is the low limb and m p costs one mulx by p's top limb and two shifts), the high half
+ * is the low limb, and m p needs no mulx: p's limbs are 2^64 - 1, 2^32 - 1, 0 and
+ * 2^64 - 2^32 + 1), the high half
  * added (the sum is below 2p) and p subtracted under the borrow (cmov). Results
  * bit-identical to p256_mont_mul. Constant time: straight-line code. */
 #ifndef TABAI_EC_P256_MUL_BMI2_H
@@ -10,32 +11,41 @@
 #include "../p256_field.h"
 #include "fe4_bmi2.h"
 
-/* one reduction step of the low half in a 4-limb window, with p's top limb in rdx and 32 in
- * %[a0]: m = W0; (W1, W2, W3, W0) = (W + m p) / 2^64 (< 2^256 for W < 2^256); scratch
- * %[a1] %[a2] %[a3] */
+/* one reduction step of the low half in a 4-limb window, with 32 in %[a0]: m = W0 and, as
+ * p = 2^256 - 2^224 + 2^192 + 2^96 - 1, (W + m p) / 2^64 = (W1, W2, W3) + m 2^32
+ * + 2^128 m (2^64 - 2^32 + 1) (< 2^256 for W < 2^256). With m 2^32 = s + 2^64 v (s = m << 32,
+ * v = m >> 32), the last product is 2^64 (m - v - b) + (m - s mod 2^64), b the borrow of
+ * m - s: two subtractions where a mulx by p's top limb put four cycles on the chain. The
+ * result in (W1, W2, W3, W0); scratch %[a1] %[a2] %[a3]. */
 #define P256_RED4(W0, W1, W2, W3)                                                                  \
     "shlxq %[a0], %[" W0 "], %[a1]\n\t"                                                            \
     "shrxq %[a0], %[" W0 "], %[a2]\n\t"                                                            \
-    "mulxq %[" W0 "], %[a3], %[" W0 "]\n\t"                                                        \
+    "movq %[" W0 "], %[a3]\n\t"                                                                    \
+    "subq %[a1], %[a3]\n\t"                                                                        \
+    "sbbq %[a2], %[" W0 "]\n\t"                                                                    \
     "addq %[a1], %[" W1 "]\n\t"                                                                    \
     "adcq %[a2], %[" W2 "]\n\t"                                                                    \
     "adcq %[a3], %[" W3 "]\n\t"                                                                    \
     "adcq $0, %[" W0 "]\n\t"
 
-/* The common tail: the low half (t0..t3) reduced in place by four steps with p's top limb
- * kept in rdx (no move into rdx per step, shifts by shlx/shrx), the high half (t4..t7)
- * added, p subtracted under the borrow (p's limbs as immediates: no memory operand). Result
- * in t0..t3; a0..a3 and t4..t7 are scratch. */
+/* The common tail: the low half (t0..t3) reduced in place by four steps (shifts by
+ * shlx/shrx, no mulx), the high half (t4..t7) added, p subtracted under the borrow (p's
+ * limbs as immediates and rdx: no memory operand). Result in t0..t3; a0..a3 and t4..t7 are
+ * scratch. p's top limb goes into rdx for the final subtraction before the steps in the
+ * product and after them in the square, each the faster place in a chain of its own (Zen 4,
+ * alternating runs). */
+#define P256_P3_RDX "movabsq $0xffffffff00000001, %%rdx\n\t"
 /* clang-format off */
-#define P256_REDUCE_WIDE                                                                           \
-    "movl $32, %k[a0]\n\t"                                                                          \
-    "movabsq $0xffffffff00000001, %%rdx\n\t"                                                       \
+#define P256_REDUCE_WIDE(RDX_EARLY, RDX_LATE)                                                      \
+    "movl $32, %k[a0]\n\t"                                                                         \
+    RDX_EARLY                                                                                      \
     P256_RED4("t0", "t1", "t2", "t3")                                                              \
     P256_RED4("t1", "t2", "t3", "t0")                                                              \
     P256_RED4("t2", "t3", "t0", "t1")                                                              \
     P256_RED4("t3", "t0", "t1", "t2")                                                              \
     FE4_ADD_HIGH("t0", "t1", "t2", "t3", "a1")                                                     \
-    "movl $0xffffffff, %k[a0]\n\t" /* p's limb 1 */                                                 \
+    "movl $0xffffffff, %k[a0]\n\t" /* p's limb 1 */                                                \
+    RDX_LATE                                                                                       \
     "movq %[t0], %[t4]\n\t"                                                                        \
     "movq %[t1], %[t5]\n\t"                                                                        \
     "movq %[t2], %[t6]\n\t"                                                                        \
@@ -93,7 +103,7 @@ TABAI_INLINE void p256_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint6
             P256_ROW("t2", "t3", "t4", "t5", "t6")
             "movq 24(%[a3]), %%rdx\n\t"
             P256_ROW("t3", "t4", "t5", "t6", "t7")
-            P256_REDUCE_WIDE
+            P256_REDUCE_WIDE(P256_P3_RDX, "")
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [a0] "+r"(a0), [a1] "=&r"(a1),
               [a2] "=&r"(a2), [a3] "+r"(a3)
@@ -110,7 +120,7 @@ TABAI_INLINE void p256_mont_sqr_bmi2(uint64_t *r, const uint64_t *a) {
     uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], t0, t1, t2, t3, t4, t5, t6, t7;
     /* clang-format off */
     __asm__(FE4_SQR_WIDE
-            P256_REDUCE_WIDE
+            P256_REDUCE_WIDE("", P256_P3_RDX)
             : FE4_SQR_OUTPUTS
             :
             : "rdx", "cc");
