@@ -18,6 +18,10 @@
  *                      ones), used only as a factor of FE_MUL or FE_SQR whose other factor
  *                      is at most a lazy sum (default: FE_SUB)
  *   FE_HALF(r, a)      optional: r = a / 2 mod p (default: portable C below)
+ *   EC_DBL_Z_SQR       optional: the doubling's Z3 = S Z (S = 2 Y) as
+ *                      ((S + Z)^2 - S^2 - Z^2) / 2, a square, two differences and a halving
+ *                      for a product, where the product costs far more than the square
+ *                      (P-521)
  *   FE_IN(r, a), FE_OUT(r, a), FE_IS_ZERO(a)
  *                      optional: the field operations work on a representation of their own
  *                      (P-521's radix 2^58): FE_IN takes an element of the context's form
@@ -756,7 +760,18 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
 #if !EC_AZERO
     F_SQR(d, p->z);
     F_SQR(s2, s);
+#ifdef EC_DBL_Z_SQR
+    { /* S^2 and Z^2 are at hand: 3M + 5S */
+        EC_FN(fe) zt;
+        F_ADDL(zt, s, p->z);
+        F_SQR(zt, zt);
+        F_SUB(zt, zt, s2);
+        F_SUB(zt, zt, d);
+        F_HALF(r->z, zt);
+    }
+#else
     F_MUL(r->z, s, p->z);
+#endif
     F_SUBL(al, p->x, d);
     F_ADDL(d, p->x, d);
     F_MUL(fb, s2, p->x);
