@@ -18,10 +18,10 @@
  *                      ones), used only as a factor of FE_MUL or FE_SQR whose other factor
  *                      is at most a lazy sum (default: FE_SUB)
  *   FE_HALF(r, a)      optional: r = a / 2 mod p (default: portable C below)
- *   EC_DBL_Z_SQR       optional: the doubling's Z3 = S Z (S = 2 Y) as
+ *   EC_DBL_Z_SQR       optional: the a = -3 doubling's Z3 = S Z (S = 2 Y) as
  *                      ((S + Z)^2 - S^2 - Z^2) / 2, a square, two differences and a halving
  *                      for a product, where the product costs far more than the square
- *                      (P-521)
+ *                      (P-521; S + Z is a lazy sum of a lazy sum, as 3 alpha is)
  *   FE_IN(r, a), FE_OUT(r, a), FE_IS_ZERO(a)
  *                      optional: the field operations work on a representation of their own
  *                      (P-521's radix 2^58): FE_IN takes an element of the context's form
