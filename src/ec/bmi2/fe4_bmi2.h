@@ -1,5 +1,6 @@
-/* The product row shared by the 4-limb Montgomery products of this folder (inline assembly,
- * -mbmi2 -madx): an operand's limb in rdx, the other operand at %[a], scratch %[t0] %[t1]. */
+/* The 4-limb pieces of this folder's products (inline assembly, -mbmi2 -madx): the rows of
+ * secp256k1's product (an operand's limb in rdx, the other operand at %[a], scratch %[t0]
+ * %[t1]), the additions, and the square and high-half addition P-256's reduction uses. */
 #ifndef TABAI_EC_FE4_BMI2_H
 #define TABAI_EC_FE4_BMI2_H
 
