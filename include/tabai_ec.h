@@ -199,7 +199,9 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_sign_batch(
     const uint8_t *const extra[], const size_t extra_len[], unsigned flags);
 /** st[i] = tabai_ecdsa_verify_digest_vartime(pk[i], digest[i], sig[i]) for i < count (flags
  *  for all): TABAI_OK for a valid signature, else TABAI_ERR_NULL, TABAI_ERR_POINT or
- *  TABAI_ERR_SIGNATURE. Time: variable (public inputs only). */
+ *  TABAI_ERR_SIGNATURE. On a CPU that runs 512-bit operations as two halves (AMD Zen 4),
+ *  where the eight lanes were slower than one at a time, every item goes through
+ *  tabai_ecdsa_verify_digest_vartime at tier ifma too. Time: variable (public inputs only). */
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_verify_batch_vartime(
     tabai_curve c, size_t count, tabai_status st[], const uint8_t *const pk[],
     const size_t pk_len[], const uint8_t *const digest[], const size_t digest_len[],
