@@ -3,7 +3,8 @@
  * their field products and squares, and curve_impl.h's variable-time field inversions,
  * counted, and their instances renamed; so the counts are those of the scalar
  * multiplications the library runs (not of point.c's reference code). The 4-limb and 6-limb
- * curves get the width-7 k G instance too (EC_IMPL7_AVX2_NAME), as the tiers from avx2 run. */
+ * curves get the width-7 k G instance too (EC_IMPL7_AVX2_NAME), as the tiers from avx2 run,
+ * and P-521 its bmi2 instance (src/ec/bmi2/p521.c), whose doubling differs. */
 #include "ec_count.h"
 
 #include "ec/field.h"
@@ -51,12 +52,24 @@ static void count_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t
 #define tabai_ec_impl_p521_avx2 tabai_ec_count_p521_avx2
 #include "ec/p521.c"
 
-const tabai_ec_impl *tabai_ec_count_impl(tabai_curve c, int w7) {
+/* P-521's bmi2 instance (its own doubling) with the portable product and square, counted */
+#include "ec/bmi2/p521_mul.h"
+#define p521_r58_mul_bmi2(r, a, b) p521_r58_mul(r, a, b)
+#define p521_r58_sqr_bmi2(r, a) p521_r58_sqr(r, a)
+#define tabai_ec_impl_p521_bmi2 tabai_ec_count_p521_bmi2
+#define tabai_ec_impl_p521_bmi2_avx2 tabai_ec_count_p521_bmi2_avx2
+#include "ec/bmi2/p521.c"
+
+const tabai_ec_impl *tabai_ec_count_impl(tabai_curve c, int tier) {
+    const int w7 = tier >= TABAI_TIER_AVX2;
     switch (c) {
     case TABAI_CURVE_P256: return w7 ? &tabai_ec_count_p256_7 : &tabai_ec_count_p256;
     case TABAI_CURVE_SECP256K1: return w7 ? &tabai_ec_count_secp256k1_7 : &tabai_ec_count_secp256k1;
     case TABAI_CURVE_P384: return w7 ? &tabai_ec_count_p384_7 : &tabai_ec_count_p384;
-    case TABAI_CURVE_P521: return w7 ? &tabai_ec_count_p521_avx2 : &tabai_ec_count_p521;
+    case TABAI_CURVE_P521:
+        return w7                        ? &tabai_ec_count_p521_bmi2_avx2
+               : tier >= TABAI_TIER_BMI2 ? &tabai_ec_count_p521_bmi2
+                                         : &tabai_ec_count_p521;
     default: return NULL;
     }
 }

@@ -6,7 +6,8 @@
 #   ruff          python/ tools/ tests/python (configuration in pyproject.toml)
 #   fresh         the generated files equal their generators' output: src/x64/*.S
 #                 (tools/gen/x64.py), bench/moduli.h (tools/gen/moduli.py), the curve
-#                 constants of src/ec/curves.c (tools/gen/ec_consts.py)
+#                 constants of src/ec/curves.c (tools/gen/ec_consts.py), P-521's mulx product
+#                 of src/ec/bmi2/p521_mul.h (tools/gen/p521_mulx.py)
 # Usage: scripts/lint.sh [format|ruff|fresh]...  (no argument: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1154,6 +1154,7 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef FE_ADD_LAZY
 #undef FE_SUB_LAZY
 #undef FE_HALF
+#undef EC_DBL_Z_SQR
 #undef FE_IN
 #undef FE_OUT
 #undef FE_IS_ZERO

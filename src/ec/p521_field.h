@@ -14,7 +14,8 @@
  * p521_r58_add_lazy, of loosely reduced values), so a partial product is below 2^120 and a
  * column, nine of them with the folded ones doubled, below 2^124.2; its carry out of the top
  * limb (bit 521), below 2^67.3, folds into limbs 0 and 1 in 128 bits. Loosely reduced
- * factors give columns below 2^120.2. Included by p521.c and special.c. */
+ * factors give columns below 2^120.2. Included by p521.c, bmi2/p521.c (whose
+ * product and square are bmi2/p521_mul.h's) and special.c. */
 #ifndef TABAI_EC_P521_FIELD_H
 #define TABAI_EC_P521_FIELD_H
 
@@ -22,6 +23,9 @@
 
 #define P521_M58 ((UINT64_C(1) << 58) - 1)
 #define P521_M57 ((UINT64_C(1) << 57) - 1)
+
+/* p in 64-bit words (the instances' EC_P) */
+static const uint64_t P521_P[9] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, 0x1ff};
 
 /* l[9] (radix 2^58) = a[9] (64-bit words), a < 2^521 (l may alias a) */
 TABAI_INLINE void p521_r58_from_words(uint64_t *l, const uint64_t *a_in) {

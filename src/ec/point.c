@@ -54,7 +54,9 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
                   : bmi2 ? &tabai_ec_impl_p384_bmi2
                          : &tabai_ec_impl_p384_generic;
     else if (c->id == TABAI_CURVE_P521)
-        x->impl = avx2 ? &tabai_ec_impl_p521_avx2 : &tabai_ec_impl_p521;
+        x->impl = avx2   ? &tabai_ec_impl_p521_bmi2_avx2
+                  : bmi2 ? &tabai_ec_impl_p521_bmi2
+                         : &tabai_ec_impl_p521;
 }
 
 /* r = a^e in Montgomery form for a public exponent e[n] (ebits bits): fixed 4-bit windows,

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec/bmi2/p521_mul.h" /* inline assembly: run only at tiers with BMI2 and ADX */
 #include "ec/ec.h"
 #include "ec/field.h"
 #include "ec/p521_field.h"
@@ -134,7 +135,9 @@ static void test_field(tabai_curve cv) {
  * squares and differences of lazy sums (of three loosely reduced values as factors, of two
  * as a subtrahend) and lazy differences (factors), in chains (each output the next input),
  * against GMP: the value mod p and the outputs' bound; and the conversions from and to
- * words. */
+ * words. The product and square are the portable ones and, at a tier with BMI2 and ADX,
+ * those of bmi2/p521_mul.h (the bmi2 instance's), each of the latter also compared limb for
+ * limb with the portable one (the same limbs, not only the same residue). */
 static void p521_r58_limbs(uint64_t *l, int cls) {
     for (int i = 0; i < 9; i++) {
         const uint64_t top = i < 8 ? (UINT64_C(1) << 58) + (UINT64_C(1) << 10) - 1
@@ -159,7 +162,24 @@ static int r58_bounded(const uint64_t *l) {
             return 0;
     return 1;
 }
-static void test_p521_r58(void) {
+typedef void (*r58_mul_fn)(uint64_t *, const uint64_t *, const uint64_t *);
+typedef void (*r58_sqr_fn)(uint64_t *, const uint64_t *);
+static void r58_mul_c(uint64_t *r, const uint64_t *a, const uint64_t *b) { p521_r58_mul(r, a, b); }
+static void r58_sqr_c(uint64_t *r, const uint64_t *a) { p521_r58_sqr(r, a); }
+static void r58_mul_x(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t u[9];
+    p521_r58_mul(u, a, b);
+    p521_r58_mul_bmi2(r, a, b);
+    TU_CHECK(memcmp(r, u, sizeof u) == 0, "r58 mulx product = portable", 9, TU_V("a", a, 9),
+             TU_V("b", b, 9));
+}
+static void r58_sqr_x(uint64_t *r, const uint64_t *a) {
+    uint64_t u[9];
+    p521_r58_sqr(u, a);
+    p521_r58_sqr_bmi2(r, a);
+    TU_CHECK(memcmp(r, u, sizeof u) == 0, "r58 mulx square = portable", 9, TU_V("a", a, 9));
+}
+static void test_p521_r58_with(r58_mul_fn mul, r58_sqr_fn sqr) {
     mpz_t P, A, B, Z, R;
     mpz_inits(P, A, B, Z, R, NULL);
     mpz_ui_pow_ui(P, 2, 521), mpz_sub_ui(P, P, 1);
@@ -171,20 +191,22 @@ static void test_p521_r58(void) {
             r58_to_mpz(A, a), r58_to_mpz(B, b);
             const char *what = "";
             switch (step) {
-            case 0: p521_r58_mul(r, a, b), mpz_mul(Z, A, B), what = "r58 mul"; break;
-            case 1: p521_r58_sqr(r, a), mpz_mul(Z, A, A), what = "r58 sqr"; break;
+            case 0: mul(r, a, b), mpz_mul(Z, A, B), what = "r58 mul"; break;
+            case 1: sqr(r, a), mpz_mul(Z, A, A), what = "r58 sqr"; break;
             case 2: p521_r58_add(r, a, b), mpz_add(Z, A, B), what = "r58 add"; break;
             case 3: p521_r58_sub(r, a, b), mpz_sub(Z, A, B), what = "r58 sub"; break;
             case 4: p521_r58_sub(r, b, a), mpz_sub(Z, B, A), what = "r58 sub"; break;
-            case 5: p521_r58_mul(r, a, a), mpz_mul(Z, A, A), what = "r58 mul a a"; break;
+            case 5: /* r aliasing both factors */
+                memcpy(r, a, sizeof r), mul(r, r, r), mpz_mul(Z, A, A), what = "r58 mul a a";
+                break;
             case 6: /* (a + b + a)(b + b), lazy sums */
                 p521_r58_add_lazy(x, a, b), p521_r58_add_lazy(x, x, a), p521_r58_add_lazy(y, b, b);
-                p521_r58_mul(r, x, y);
+                mul(r, x, y);
                 mpz_add(Z, A, B), mpz_add(Z, Z, A), mpz_mul(Z, Z, B), mpz_mul_2exp(Z, Z, 1);
                 what = "r58 mul of lazy sums";
                 break;
             case 7: /* (b + a + b)^2 */
-                p521_r58_add_lazy(x, b, a), p521_r58_add_lazy(x, x, b), p521_r58_sqr(r, x);
+                p521_r58_add_lazy(x, b, a), p521_r58_add_lazy(x, x, b), sqr(r, x);
                 mpz_add(Z, A, B), mpz_add(Z, Z, B), mpz_mul(Z, Z, Z);
                 what = "r58 sqr of a lazy sum";
                 break;
@@ -194,12 +216,12 @@ static void test_p521_r58(void) {
                 break;
             case 9: /* (b - a)(a + b + a), a lazy difference and a lazy sum */
                 p521_r58_sub_lazy(x, b, a), p521_r58_add_lazy(y, a, b), p521_r58_add_lazy(y, y, a);
-                p521_r58_mul(r, x, y);
+                mul(r, x, y);
                 mpz_sub(Z, B, A), mpz_add(R, A, B), mpz_add(R, R, A), mpz_mul(Z, Z, R);
                 what = "r58 mul of a lazy difference";
                 break;
             default: /* (a - b)^2 */
-                p521_r58_sub_lazy(x, a, b), p521_r58_sqr(r, x);
+                p521_r58_sub_lazy(x, a, b), sqr(x, x), memcpy(r, x, sizeof r); /* aliased */
                 mpz_sub(Z, A, B), mpz_mul(Z, Z, Z), what = "r58 sqr of a lazy difference";
                 break;
             }
@@ -244,6 +266,11 @@ static void test_p521_r58(void) {
         TU_CHECK(memcmp(w, b, sizeof w) == 0, "r58 k p to words", 9, TU_V("w", w, 9));
     }
     mpz_clears(P, A, B, Z, R, NULL);
+}
+static void test_p521_r58(void) {
+    test_p521_r58_with(r58_mul_c, r58_sqr_c);
+    if (tabai_cpu_tier() >= TABAI_TIER_BMI2) test_p521_r58_with(r58_mul_x, r58_sqr_x);
+    else printf("  P-521 mulx product and square: skipped (tier below bmi2)\n");
 }
 
 /* The verification's u1 G + u2 Q (Jacobian, variable time) against EC_POINT_mul, with the
