@@ -107,30 +107,32 @@ TABAI_INLINE void fe4_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b
 }
 
 /* (t0..t7) = a^2 for a's limbs in registers %[a0]..%[a3]: the triangle a_i a_j (i < j)
- * once (t0 and t7 as scratch), then one pass doubling it on the CF chain (adcx) while the
- * squares a_i^2 enter on the OF chain (adox). a0..a3 are overwritten (a0 as scratch, a1..a3
+ * once, its rows on the CF and OF chains (adcx, adox; t0, t6 and t7 as scratch, t7 zero),
+ * then one pass doubling it on the CF chain while the squares a_i^2 enter on the OF chain.
+ * adcx/adox rather than add/adc beside mulx: on Zen 4 the plain ALU operations compete with
+ * mulx and the ADX ones much less (src/ec/README.md; the square's chain 10.7 -> 9.6 ns). a0..a3 are overwritten (a0 as scratch, a1..a3
  * each by its square's high half). Twelve registers besides rdx: clang's allocator gave up
  * on thirteen in some callers. */
 #define FE4_SQR_WIDE                                                                               \
+    "xorl %k[t7], %k[t7]\n\t"                                                                      \
     "movq %[a0], %%rdx\n\t"                                                                        \
     "mulxq %[a1], %[t1], %[t2]\n\t"                                                                \
     "mulxq %[a2], %[t0], %[t3]\n\t"                                                                \
-    "addq %[t0], %[t2]\n\t"                                                                        \
+    "adcxq %[t0], %[t2]\n\t"                                                                       \
     "mulxq %[a3], %[t0], %[t4]\n\t"                                                                \
-    "adcq %[t0], %[t3]\n\t"                                                                        \
-    "adcq $0, %[t4]\n\t"                                                                           \
+    "adcxq %[t0], %[t3]\n\t"                                                                       \
     "movq %[a1], %%rdx\n\t"                                                                        \
-    "mulxq %[a2], %[t0], %[t7]\n\t"                                                                \
-    "addq %[t0], %[t3]\n\t"                                                                        \
-    "adcq %[t7], %[t4]\n\t"                                                                        \
-    "mulxq %[a3], %[t0], %[t5]\n\t" /* mulx leaves the flags: the carry out of t4 */               \
-    "adcq $0, %[t5]\n\t"                                                                           \
-    "addq %[t0], %[t4]\n\t"                                                                        \
-    "adcq $0, %[t5]\n\t"                                                                           \
+    "mulxq %[a2], %[t0], %[t6]\n\t"                                                                \
+    "adoxq %[t0], %[t3]\n\t"                                                                       \
+    "adcxq %[t6], %[t4]\n\t"                                                                       \
+    "mulxq %[a3], %[t0], %[t5]\n\t"                                                                \
+    "adoxq %[t0], %[t4]\n\t"                                                                       \
+    "adcxq %[t7], %[t5]\n\t"                                                                       \
     "movq %[a2], %%rdx\n\t"                                                                        \
     "mulxq %[a3], %[t0], %[t6]\n\t"                                                                \
-    "addq %[t0], %[t5]\n\t"                                                                        \
-    "adcq $0, %[t6]\n\t"                                                                           \
+    "adoxq %[t0], %[t5]\n\t"                                                                       \
+    "adcxq %[t7], %[t6]\n\t"                                                                       \
+    "adoxq %[t7], %[t6]\n\t"                                                                       \
     "xorl %k[t7], %k[t7]\n\t"                                                                      \
     "movq %[a0], %%rdx\n\t"                                                                        \
     "mulxq %%rdx, %[t0], %[a0]\n\t"                                                                \
@@ -158,11 +160,11 @@ TABAI_INLINE void fe4_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b
 /* (W0..W3) += (t4..t7), the carry into register X (the reduced low half plus the high half) */
 #define FE4_ADD_HIGH(W0, W1, W2, W3, X)                                                            \
     "xorl %k[" X "], %k[" X "]\n\t"                                                                \
-    "addq %[t4], %[" W0 "]\n\t"                                                                    \
-    "adcq %[t5], %[" W1 "]\n\t"                                                                    \
-    "adcq %[t6], %[" W2 "]\n\t"                                                                    \
-    "adcq %[t7], %[" W3 "]\n\t"                                                                    \
-    "adcq $0, %[" X "]\n\t"
+    "adcxq %[t4], %[" W0 "]\n\t"                                                                   \
+    "adcxq %[t5], %[" W1 "]\n\t"                                                                   \
+    "adcxq %[t6], %[" W2 "]\n\t"                                                                   \
+    "adcxq %[t7], %[" W3 "]\n\t"                                                                   \
+    "adcxq %[" X "], %[" X "]\n\t"
 
 #define FE4_SQR_OUTPUTS                                                                            \
     [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),                \

@@ -92,14 +92,15 @@ TABAI_INLINE void p256_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint6
     uint64_t t0, t1, t2, t3, t4, t5, t6, t7;
     /* clang-format off */
     __asm__("movq 0(%[a3]), %%rdx\n\t"
+            "xorl %k[t5], %k[t5]\n\t"
             "mulxq 0(%[a0]), %[t0], %[t1]\n\t"
             "mulxq 8(%[a0]), %[a1], %[t2]\n\t"
-            "addq %[a1], %[t1]\n\t"
+            "adcxq %[a1], %[t1]\n\t"
             "mulxq 16(%[a0]), %[a1], %[t3]\n\t"
-            "adcq %[a1], %[t2]\n\t"
+            "adcxq %[a1], %[t2]\n\t"
             "mulxq 24(%[a0]), %[a1], %[t4]\n\t"
-            "adcq %[a1], %[t3]\n\t"
-            "adcq $0, %[t4]\n\t"
+            "adcxq %[a1], %[t3]\n\t"
+            "adcxq %[t5], %[t4]\n\t"
             "movq 8(%[a3]), %%rdx\n\t"
             P256_ROW("t1", "t2", "t3", "t4", "t5")
             "movq 16(%[a3]), %%rdx\n\t"

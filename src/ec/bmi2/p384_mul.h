@@ -217,19 +217,19 @@ TABAI_INLINE void p384_mont_mul_bmi2(uint64_t *r, const uint64_t *a, const uint6
     /* clang-format off */
     __asm__("movq %[b], %%rdx\n\t"
             "movq 0(%%rdx), %%rdx\n\t"
+            "xorl %k[w7], %k[w7]\n\t"
             "mulxq 0(%[a]), %[w0], %[w1]\n\t"
             "mulxq 8(%[a]), %[v], %[w2]\n\t"
-            "addq %[v], %[w1]\n\t"
+            "adcxq %[v], %[w1]\n\t"
             "mulxq 16(%[a]), %[v], %[w3]\n\t"
-            "adcq %[v], %[w2]\n\t"
+            "adcxq %[v], %[w2]\n\t"
             "mulxq 24(%[a]), %[v], %[w4]\n\t"
-            "adcq %[v], %[w3]\n\t"
+            "adcxq %[v], %[w3]\n\t"
             "mulxq 32(%[a]), %[v], %[w5]\n\t"
-            "adcq %[v], %[w4]\n\t"
+            "adcxq %[v], %[w4]\n\t"
             "mulxq 40(%[a]), %[v], %[w6]\n\t"
-            "adcq %[v], %[w5]\n\t"
-            "adcq $0, %[w6]\n\t"
-            "xorl %k[w7], %k[w7]\n\t"
+            "adcxq %[v], %[w5]\n\t"
+            "adcxq %[w7], %[w6]\n\t"
             P384_RED_ROW("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7")
             P384_ROW_STEP("8", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0")
             P384_ROW_STEP("16", "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1")
