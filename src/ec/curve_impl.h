@@ -257,6 +257,22 @@ static inline void EC_FN(point_inf)(const tabai_ec_ctx *x, tabai_ec_point *r) {
     EC_FN(cpy)(r->y, x->fp.one);
 }
 
+/* r = m ? a : b for a mask m (0 or all ones), EC_N words, by 128-bit vector operations (the
+ * SIMD units, not the ALUs that the field products' mulx competes with); r may alias. */
+static inline void EC_FN(fe_sel)(uint64_t *r, uint64_t m, const uint64_t *a, const uint64_t *b) {
+    typedef uint64_t v2 __attribute__((vector_size(16)));
+    const v2 mv = {m, m};
+#pragma GCC unroll 16
+    for (size_t i = 0; i + 1 < EC_N; i += 2) {
+        v2 va, vb;
+        memcpy(&va, a + i, sizeof va);
+        memcpy(&vb, b + i, sizeof vb);
+        vb = (va & mv) | (vb & ~mv);
+        memcpy(r + i, &vb, sizeof vb);
+    }
+    if (EC_N % 2) r[EC_N - 1] = (a[EC_N - 1] & m) | (b[EC_N - 1] & ~m);
+}
+
 /* r = -r if neg (0 or 1): y = p - y under a mask (y = 0 stays 0). */
 static inline void EC_FN(point_cneg)(tabai_ec_point *r, uint64_t neg) {
     EC_FN(fe) ny;
@@ -436,13 +452,13 @@ TABAI_INLINE void EC_FN(half)(uint64_t *r, const uint64_t *a) {
 static inline void EC_FN(jadd_select)(const tabai_ec_ctx *x, tabai_ec_point *acc,
                                       const tabai_ec_point *t, uint64_t *X3, uint64_t *Y3,
                                       uint64_t *Z3, uint64_t abs) {
-    const uint64_t inf = FE_IS_ZERO(acc->z), keep = tabai_eq(abs, 0);
-    tabai_cmov_n(X3, inf, t->x, X3, EC_N);
-    tabai_cmov_n(Y3, inf, t->y, Y3, EC_N);
-    tabai_cmov_n(Z3, inf, x->fp.one, Z3, EC_N);
-    tabai_cmov_n(acc->x, keep, acc->x, X3, EC_N);
-    tabai_cmov_n(acc->y, keep, acc->y, Y3, EC_N);
-    tabai_cmov_n(acc->z, keep, acc->z, Z3, EC_N);
+    const uint64_t inf = tabai_mask(FE_IS_ZERO(acc->z)), keep = tabai_mask(tabai_eq(abs, 0));
+    EC_FN(fe_sel)(X3, inf, t->x, X3);
+    EC_FN(fe_sel)(Y3, inf, t->y, Y3);
+    EC_FN(fe_sel)(Z3, inf, x->fp.one, Z3);
+    EC_FN(fe_sel)(acc->x, keep, acc->x, X3);
+    EC_FN(fe_sel)(acc->y, keep, acc->y, Y3);
+    EC_FN(fe_sel)(acc->z, keep, acc->z, Z3);
 }
 
 /* acc = acc + (t->x, t->y) in Jacobian coordinates, constant time, for any acc (infinity:
