@@ -49,7 +49,6 @@ static void count_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t
 #include "ec/p384.c"
 
 #define tabai_ec_impl_p521 tabai_ec_count_p521
-#define tabai_ec_impl_p521_avx2 tabai_ec_count_p521_avx2
 #include "ec/p521.c"
 
 /* P-521's bmi2 instance (its own doubling) with the portable product and square, counted */

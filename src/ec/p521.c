@@ -1,6 +1,6 @@
-/* P-521's point code, every tier: curve_impl.h over the field of p521_field.h, radix 2^58
- * with the Mersenne fold inside the product's columns, portable C (the 128-bit products
- * compile to the same instructions at every tier). The points and elements of the context
+/* P-521's point code at the generic tier: curve_impl.h over the field of p521_field.h, radix
+ * 2^58 with the Mersenne fold inside the product's columns, portable C (the bmi2 tier's
+ * instance, bmi2/p521.c, takes the mulx product and square of bmi2/p521_mul.h). The points and elements of the context
  * (plain residues in 64-bit words, "Montgomery form" with R = 1) are converted at the
  * instance's entry and exit. */
 #include "ec.h"
@@ -23,5 +23,4 @@
 #define FE_OUT(r, a) p521_r58_to_words(r, a)
 #define FE_IS_ZERO(a) p521_r58_is_zero(a)
 #define EC_IMPL_NAME tabai_ec_impl_p521
-#define EC_IMPL_AVX2_NAME tabai_ec_impl_p521_avx2 /* k P read by the AVX2 scan (tiers avx2 up) */
 #include "curve_impl.h"
