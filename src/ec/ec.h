@@ -112,7 +112,7 @@ extern const tabai_ec_impl tabai_ec_impl_p256_avx512, tabai_ec_impl_secp256k1_av
 extern const tabai_ec_impl tabai_ec_impl_p256_avx2, tabai_ec_impl_secp256k1_avx2;
 extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_p384_avx2; /* bmi2's, 7-bit k G, AVX2 scan */
-extern const tabai_ec_impl tabai_ec_impl_p521; /* generic: portable C in radix 2^58 */
+extern const tabai_ec_impl tabai_ec_impl_p521;      /* generic: portable C in radix 2^58 */
 extern const tabai_ec_impl tabai_ec_impl_p521_bmi2; /* bmi2: the mulx product and square */
 extern const tabai_ec_impl tabai_ec_impl_p521_bmi2_avx2; /* the same, k P by the AVX2 scan */
 
