@@ -4,10 +4,11 @@
  * multiplication the library runs through a counting instance of the curve's inlined point
  * code (bench/ec_count.c), times the measured multiplication and squaring of the tier's
  * inlined code (their reciprocal throughput: two independent chains interleaved; the
- * chained latency is printed beside it), plus its inversions (safegcd) times their measured times: those the
- * counting instance makes (variable-time field inversions of the k P and verification
- * tables) and the protocol's own (signing: Z^-1 of k G and k^-1 mod n, inverted side by
- * side by tabai_ec_inv2_ct; verification: s^-1 mod n; ECDH: the affine conversion of d Q).
+ * chained latency is printed beside it), plus its inversions (safegcd) times their measured
+ * times: those the counting instance makes (variable-time field inversions of the k P and
+ * verification tables) and the protocol's own (signing: Z^-1 of k G and k^-1 mod n,
+ * inverted side by side by tabai_ec_inv2_ct; verification: s^-1 mod n; ECDH: the affine
+ * conversion of d Q).
  *   tabai-ec-time [seconds per measurement, default 0.2]
  * TABAI_CPU caps the tier as everywhere. */
 #define OPENSSL_SUPPRESS_DEPRECATED

@@ -110,9 +110,9 @@ TABAI_INLINE void fe4_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b
  * once, its rows on the CF and OF chains (adcx, adox; t0, t6 and t7 as scratch, t7 zero),
  * then one pass doubling it on the CF chain while the squares a_i^2 enter on the OF chain.
  * adcx/adox rather than add/adc beside mulx: on Zen 4 the plain ALU operations compete with
- * mulx and the ADX ones much less (src/ec/README.md; the square's chain 10.7 -> 9.6 ns). a0..a3 are overwritten (a0 as scratch, a1..a3
- * each by its square's high half). Twelve registers besides rdx: clang's allocator gave up
- * on thirteen in some callers. */
+ * mulx and the ADX ones much less (src/ec/README.md; the square's chain 10.7 -> 9.6 ns).
+ * a0..a3 are overwritten (a0 as scratch, a1..a3 each by its square's high half). Twelve
+ * registers besides rdx: clang's allocator gave up on thirteen in some callers. */
 #define FE4_SQR_WIDE                                                                               \
     "xorl %k[t7], %k[t7]\n\t"                                                                      \
     "movq %[a0], %%rdx\n\t"                                                                        \
