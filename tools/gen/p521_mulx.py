@@ -42,9 +42,9 @@ def sqr_terms():
 
 
 def layout(sources):
-    """offsets in the scratch words w[]: the multiples of a, then the nine output limbs"""
-    off = {s: 72 * n for n, s in enumerate(sources)}
-    off["r"] = 72 * len(sources)
+    """offsets in the scratch words w[]: the nine output limbs, then the multiples of a"""
+    off = {s: 72 * (n + 1) for n, s in enumerate(sources)}
+    off["r"] = 0
     return off
 
 
@@ -52,73 +52,90 @@ def line(s):
     return '    "' + s + '\\n\\t"'
 
 
-def emit(terms, rdx_src, off, mem_carry=False):
+def r(k):
+    """limb k of the result, in w[0..8]"""
+    return "%d(%%[w])" % (8 * k)
+
+
+LO, HI = ["l0", "l1", "l2"], ["h0", "h1", "h2"]
+
+
+def rows(terms, rdx_src, off, g):
+    """group g's products into its three columns (l, h), then rdx = 58 for the pass"""
     def mem(src, i):
         if src == "a":
             return "%d(%%[a])" % (8 * i)
         return "%d(%%[w])" % (off[src] + 8 * i)
 
-    def r(k):
-        return "%d(%%[w])" % (off["r"] + 8 * k)
-
-    out = []
-    lo, hi = ["l0", "l1", "l2"], ["h0", "h1", "h2"]
-    for g in range(3):
-        cols = [3 * g, 3 * g + 1, 3 * g + 2]
-        out.append("    /* columns %d, %d, %d */" % tuple(cols))
-        first = set(cols)
-        out.append(line("xorl %k[tl], %k[tl]"))
-        n = 0
-        for j in sorted({t[1] for t in terms if t[0] in cols}):
-            out.append(line("movq %d(%%[%s]), %%%%rdx" % (8 * j, rdx_src)))
-            for k, jj, src, i in terms:
-                if k not in cols or jj != j:
-                    continue
-                c = cols.index(k)
-                if k in first:
-                    out.append(line("mulxq %s, %%[%s], %%[%s]" % (mem(src, i), lo[c], hi[c])))
-                    first.discard(k)
-                    continue
-                op = "adcxq" if n % 2 == 0 else "adoxq"
-                n += 1
-                out.append(line("mulxq %s, %%[tl], %%[th]" % mem(src, i)))
-                out.append(line("%s %%[tl], %%[%s]" % (op, lo[c])))
-                out.append(line("%s %%[th], %%[%s]" % (op, hi[c])))
-        # the group's carry pass, rdx = 58 for bzhi
-        out.append(line("movl $58, %%edx"))
-        if g > 0:
-            if mem_carry:  # left in this group's first two limbs' places
-                out.append(line("addq %s, %%[l0]" % r(cols[0])))
-                out.append(line("adcq %s, %%[h0]" % r(cols[1])))
-            else:
-                out.append(line("addq %[cl], %[l0]"))
-                out.append(line("adcq %[ch], %[h0]"))
-        for c, k in enumerate(cols):
-            if k == 8:  # limb 8 keeps 57 bits; the carry out of bit 521 into limbs 0 and 1
-                out += [line("movq %[l2], %[tl]"), line("shlq $7, %[tl]"),
-                        line("shrq $7, %[tl]"), line("movq %%[tl], %s" % r(8)),
-                        line("shrdq $57, %[h2], %[l2]"), line("shrq $57, %[h2]"),
-                        line("addq %s, %%[l2]" % r(0)), line("adcq $0, %[h2]"),
-                        line("bzhiq %%rdx, %[l2], %[tl]"), line("movq %%[tl], %s" % r(0)),
-                        line("shrdq $58, %[h2], %[l2]"), line("addq %%[l2], %s" % r(1))]
+    cols = [3 * g, 3 * g + 1, 3 * g + 2]
+    out = ["    /* columns %d, %d, %d */" % tuple(cols), line("xorl %k[tl], %k[tl]")]
+    first, n = set(cols), 0
+    for j in sorted({t[1] for t in terms if t[0] in cols}):
+        out.append(line("movq %d(%%[%s]), %%%%rdx" % (8 * j, rdx_src)))
+        for k, jj, src, i in terms:
+            if k not in cols or jj != j:
                 continue
-            out.append(line("bzhiq %%%%rdx, %%[%s], %%[tl]" % lo[c]))
-            out.append(line("movq %%[tl], %s" % r(k)))
-            if c < 2:
-                out += [line("shrdq $58, %%[%s], %%[%s]" % (hi[c], lo[c])),
-                        line("shrq $58, %%[%s]" % hi[c]),
-                        line("addq %%[%s], %%[%s]" % (lo[c], lo[c + 1])),
-                        line("adcq %%[%s], %%[%s]" % (hi[c], hi[c + 1]))]
-            elif mem_carry:
-                out += [line("shrdq $58, %%[%s], %%[%s]" % (hi[c], lo[c])),
-                        line("shrq $58, %%[%s]" % hi[c]),
-                        line("movq %%[%s], %s" % (lo[c], r(k + 1))),
-                        line("movq %%[%s], %s" % (hi[c], r(k + 2)))]
-            else:
-                out += [line("movq %%[%s], %%[cl]" % lo[c]),
-                        line("shrdq $58, %%[%s], %%[cl]" % hi[c]),
-                        line("movq %%[%s], %%[ch]" % hi[c]), line("shrq $58, %[ch]")]
-    return " \\\n".join(out)
+            c = cols.index(k)
+            if k in first:
+                out.append(line("mulxq %s, %%[%s], %%[%s]" % (mem(src, i), LO[c], HI[c])))
+                first.discard(k)
+                continue
+            op = "adcxq" if n % 2 == 0 else "adoxq"
+            n += 1
+            out.append(line("mulxq %s, %%[tl], %%[th]" % mem(src, i)))
+            out.append(line("%s %%[tl], %%[%s]" % (op, LO[c])))
+            out.append(line("%s %%[th], %%[%s]" % (op, HI[c])))
+    out.append(line("movl $58, %%edx"))  # bzhi's index
+    return out
+
+
+def limbs(g):
+    """group g's share of the carry pass: limbs 3g..3g+2 stored, each carry into the next
+    column; for the last group the carry out of bit 521 folded into limbs 0 and 1"""
+    out = []
+    for c, k in enumerate([3 * g, 3 * g + 1, 3 * g + 2]):
+        if k == 8:  # limb 8 keeps 57 bits
+            out += [line("movq %[l2], %[tl]"), line("shlq $7, %[tl]"),
+                    line("shrq $7, %[tl]"), line("movq %%[tl], %s" % r(8)),
+                    line("shrdq $57, %[h2], %[l2]"), line("shrq $57, %[h2]"),
+                    line("addq %s, %%[l2]" % r(0)), line("adcq $0, %[h2]"),
+                    line("bzhiq %%rdx, %[l2], %[tl]"), line("movq %%[tl], %s" % r(0)),
+                    line("shrdq $58, %[h2], %[l2]"), line("addq %%[l2], %s" % r(1))]
+            continue
+        out += [line("bzhiq %%%%rdx, %%[%s], %%[tl]" % LO[c]), line("movq %%[tl], %s" % r(k))]
+        if c < 2:
+            out += [line("shrdq $58, %%[%s], %%[%s]" % (HI[c], LO[c])),
+                    line("shrq $58, %%[%s]" % HI[c]),
+                    line("addq %%[%s], %%[%s]" % (LO[c], LO[c + 1])),
+                    line("adcq %%[%s], %%[%s]" % (HI[c], HI[c + 1]))]
+    return out
+
+
+# the carry out of a group's last column and into the next group's first: in the registers
+# cl, ch, or (clang) in the next group's first two limbs' places of w
+CARRY_OUT = [line("movq %[l2], %[cl]"), line("shrdq $58, %[h2], %[cl]"),
+             line("movq %[h2], %[ch]"), line("shrq $58, %[ch]")]
+CARRY_IN = [line("addq %[cl], %[l0]"), line("adcq %[ch], %[h0]")]
+
+
+def carry_out_mem(g):
+    k = 3 * g + 2
+    return [line("shrdq $58, %[h2], %[l2]"), line("shrq $58, %[h2]"),
+            line("movq %%[l2], %s" % r(k + 1)), line("movq %%[h2], %s" % r(k + 2))]
+
+
+def carry_in_mem(g):
+    return [line("addq %s, %%[l0]" % r(3 * g)), line("adcq %s, %%[h0]" % r(3 * g + 1))]
+
+
+def macro(name, lines, comment=None):
+    text = "/* %s */\n" % comment if comment else ""
+    return text + "#define %s \\\n" % name + " \\\n".join(lines) + "\n\n"
+
+
+def compose(name, parts, comment):
+    return "/* %s */\n#define %s \\\n" % (comment, name) + " \\\n".join(
+        "    " + p for p in parts) + "\n\n"
 
 
 HEAD = """\
@@ -156,8 +173,8 @@ FUNCS = """
  * clang, which finds no fourteenth register for it, with the carries between the groups
  * through memory (slower by a few percent in gcc's ECDH) */
 TABAI_INLINE void p521_r58_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t w[18], l0, h0, l1, h1, l2, h2, tl, th; /* 2 a, then r's limbs */
-    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) w[i] = a[i] << 1;
+    uint64_t w[18], l0, h0, l1, h1, l2, h2, tl, th; /* r's limbs, then 2 a */
+    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) w[9 + i] = a[i] << 1;
 #if defined(__clang__)
     __asm__ volatile(P521_MUL_BMI2_MEMCARRY
                      : [l0] "=&r"(l0), [h0] "=&r"(h0), [l1] "=&r"(l1), [h1] "=&r"(h1),
@@ -171,18 +188,18 @@ TABAI_INLINE void p521_r58_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64
                      : [a] "r"(a), [b] "r"(b), [w] "r"(w)
                      : "rdx", "cc", "memory");
 #endif
-    memcpy(r, w + 9, 9 * sizeof *r);
+    memcpy(r, w, 9 * sizeof *r);
 }
 
 /* r = a^2 mod p, loosely reduced, limbs of a below 2^60 (r may alias a) */
 TABAI_INLINE void p521_r58_sqr_bmi2(uint64_t *r, const uint64_t *a) {
-    uint64_t w[27], l0, h0, l1, h1, l2, h2, tl, th, cl, ch; /* 2 a, 4 a, then r's limbs */
-    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) w[i] = a[i] << 1, w[9 + i] = a[i] << 2;
+    uint64_t w[27], l0, h0, l1, h1, l2, h2, tl, th, cl, ch; /* r's limbs, 2 a, 4 a */
+    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) w[9 + i] = a[i] << 1, w[18 + i] = a[i] << 2;
     __asm__ volatile(P521_SQR_BMI2
                      : P521_MULX_OUTPUTS
                      : [a] "r"(a), [w] "r"(w)
                      : "rdx", "cc", "memory");
-    memcpy(r, w + 18, 9 * sizeof *r);
+    memcpy(r, w, 9 * sizeof *r);
 }
 
 #endif
@@ -194,13 +211,34 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     text = HEAD
-    text += "/* the columns of a b: rdx = b_j, a at %[a], 2 a at w[0..8], r's limbs at w[9..17] */\n"
-    text += "#define P521_MUL_BMI2 \\\n" + emit(mul_terms(), "b", layout(["a2"])) + "\n\n"
-    text += "/* the same with the carries between the groups through r's places in w (clang) */\n"
-    text += "#define P521_MUL_BMI2_MEMCARRY \\\n"
-    text += emit(mul_terms(), "b", layout(["a2"]), mem_carry=True) + "\n\n"
-    text += "/* the columns of a^2: rdx = a_j, a at %[a], 2 a and 4 a at w[0..17], r at w[18..26] */\n"
-    text += "#define P521_SQR_BMI2 \\\n" + emit(sqr_terms(), "a", layout(["a2", "a4"])) + "\n"
+    mul, sqr = (mul_terms(), "b", layout(["a2"])), (sqr_terms(), "a", layout(["a2", "a4"]))
+    for g in range(3):
+        text += macro("P521_MUL_ROWS%d" % g, rows(*mul, g),
+                      "a b's columns: rdx = b_j, a at %[a], 2 a at w[9..17]" if g == 0 else None)
+    for g in range(3):
+        text += macro("P521_SQR_ROWS%d" % g, rows(*sqr, g),
+                      "a^2's columns: rdx = a_j, a at %[a], 2 a and 4 a at w[9..26]" if g == 0
+                      else None)
+    for g in range(3):
+        text += macro("P521_LIMBS%d" % g, limbs(g),
+                      "the carry pass, the result's limbs at w[0..8]" if g == 0 else None)
+    text += macro("P521_CARRY_OUT", CARRY_OUT, "the carries between the groups in registers")
+    text += macro("P521_CARRY_IN", CARRY_IN)
+    for g in range(2):
+        text += macro("P521_CARRY_OUT_MEM%d" % g, carry_out_mem(g),
+                      "or through the next group's limbs' places in w (clang)" if g == 0 else None)
+        text += macro("P521_CARRY_IN_MEM%d" % (g + 1), carry_in_mem(g + 1))
+    for name, rows_, what in (("P521_MUL_BMI2", "P521_MUL_ROWS", "a b"),
+                              ("P521_SQR_BMI2", "P521_SQR_ROWS", "a^2")):
+        text += compose(name, ["%s0" % rows_, "P521_LIMBS0", "P521_CARRY_OUT",
+                               "%s1" % rows_, "P521_CARRY_IN", "P521_LIMBS1", "P521_CARRY_OUT",
+                               "%s2" % rows_, "P521_CARRY_IN", "P521_LIMBS2"],
+                        "r = %s: each group's rows, then its share of the pass" % what)
+    text += compose("P521_MUL_BMI2_MEMCARRY",
+                    ["P521_MUL_ROWS0", "P521_LIMBS0", "P521_CARRY_OUT_MEM0",
+                     "P521_MUL_ROWS1", "P521_CARRY_IN_MEM1", "P521_LIMBS1", "P521_CARRY_OUT_MEM1",
+                     "P521_MUL_ROWS2", "P521_CARRY_IN_MEM2", "P521_LIMBS2"],
+                    "the same with the carries through memory (clang)")
     text += FUNCS
     with open(args.out, "w") as f:
         f.write(text)

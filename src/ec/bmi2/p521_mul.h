@@ -21,8 +21,8 @@
 
 #include "../p521_field.h"
 
-/* the columns of a b: rdx = b_j, a at %[a], 2 a at w[0..8], r's limbs at w[9..17] */
-#define P521_MUL_BMI2 \
+/* a b's columns: rdx = b_j, a at %[a], 2 a at w[9..17] */
+#define P521_MUL_ROWS0 \
     /* columns 0, 1, 2 */ \
     "xorl %k[tl], %k[tl]\n\t" \
     "movq 0(%[b]), %%rdx\n\t" \
@@ -30,7 +30,7 @@
     "mulxq 8(%[a]), %[l1], %[h1]\n\t" \
     "mulxq 16(%[a]), %[l2], %[h2]\n\t" \
     "movq 8(%[b]), %%rdx\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l0]\n\t" \
     "adcxq %[th], %[h0]\n\t" \
     "mulxq 0(%[a]), %[tl], %[th]\n\t" \
@@ -40,664 +40,46 @@
     "adcxq %[tl], %[l2]\n\t" \
     "adcxq %[th], %[h2]\n\t" \
     "movq 16(%[b]), %%rdx\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l0]\n\t" \
     "adoxq %[th], %[h0]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l1]\n\t" \
     "adcxq %[th], %[h1]\n\t" \
     "mulxq 0(%[a]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l2]\n\t" \
     "adoxq %[th], %[h2]\n\t" \
     "movq 24(%[b]), %%rdx\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 120(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l0]\n\t" \
     "adcxq %[th], %[h0]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l1]\n\t" \
     "adoxq %[th], %[h1]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l2]\n\t" \
     "adcxq %[th], %[h2]\n\t" \
     "movq 32(%[b]), %%rdx\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 112(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l0]\n\t" \
     "adoxq %[th], %[h0]\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 120(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l1]\n\t" \
     "adcxq %[th], %[h1]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l2]\n\t" \
     "adoxq %[th], %[h2]\n\t" \
     "movq 40(%[b]), %%rdx\n\t" \
-    "mulxq 32(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 48(%[b]), %%rdx\n\t" \
-    "mulxq 24(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 32(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 56(%[b]), %%rdx\n\t" \
-    "mulxq 16(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 24(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 32(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 64(%[b]), %%rdx\n\t" \
-    "mulxq 8(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 16(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 24(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 72(%[w])\n\t" \
-    "shrdq $58, %[h0], %[l0]\n\t" \
-    "shrq $58, %[h0]\n\t" \
-    "addq %[l0], %[l1]\n\t" \
-    "adcq %[h0], %[h1]\n\t" \
-    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 80(%[w])\n\t" \
-    "shrdq $58, %[h1], %[l1]\n\t" \
-    "shrq $58, %[h1]\n\t" \
-    "addq %[l1], %[l2]\n\t" \
-    "adcq %[h1], %[h2]\n\t" \
-    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 88(%[w])\n\t" \
-    "movq %[l2], %[cl]\n\t" \
-    "shrdq $58, %[h2], %[cl]\n\t" \
-    "movq %[h2], %[ch]\n\t" \
-    "shrq $58, %[ch]\n\t" \
-    /* columns 3, 4, 5 */ \
-    "xorl %k[tl], %k[tl]\n\t" \
-    "movq 0(%[b]), %%rdx\n\t" \
-    "mulxq 24(%[a]), %[l0], %[h0]\n\t" \
-    "mulxq 32(%[a]), %[l1], %[h1]\n\t" \
-    "mulxq 40(%[a]), %[l2], %[h2]\n\t" \
-    "movq 8(%[b]), %%rdx\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 16(%[b]), %%rdx\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 24(%[b]), %%rdx\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 32(%[b]), %%rdx\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 40(%[b]), %%rdx\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 48(%[b]), %%rdx\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 56(%[b]), %%rdx\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 64(%[b]), %%rdx\n\t" \
-    "mulxq 32(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "addq %[cl], %[l0]\n\t" \
-    "adcq %[ch], %[h0]\n\t" \
-    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 96(%[w])\n\t" \
-    "shrdq $58, %[h0], %[l0]\n\t" \
-    "shrq $58, %[h0]\n\t" \
-    "addq %[l0], %[l1]\n\t" \
-    "adcq %[h0], %[h1]\n\t" \
-    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 104(%[w])\n\t" \
-    "shrdq $58, %[h1], %[l1]\n\t" \
-    "shrq $58, %[h1]\n\t" \
-    "addq %[l1], %[l2]\n\t" \
-    "adcq %[h1], %[h2]\n\t" \
-    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 112(%[w])\n\t" \
-    "movq %[l2], %[cl]\n\t" \
-    "shrdq $58, %[h2], %[cl]\n\t" \
-    "movq %[h2], %[ch]\n\t" \
-    "shrq $58, %[ch]\n\t" \
-    /* columns 6, 7, 8 */ \
-    "xorl %k[tl], %k[tl]\n\t" \
-    "movq 0(%[b]), %%rdx\n\t" \
-    "mulxq 48(%[a]), %[l0], %[h0]\n\t" \
-    "mulxq 56(%[a]), %[l1], %[h1]\n\t" \
-    "mulxq 64(%[a]), %[l2], %[h2]\n\t" \
-    "movq 8(%[b]), %%rdx\n\t" \
-    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 48(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 56(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 16(%[b]), %%rdx\n\t" \
-    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 48(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 24(%[b]), %%rdx\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 32(%[b]), %%rdx\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 40(%[b]), %%rdx\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 48(%[b]), %%rdx\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 56(%[b]), %%rdx\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 64(%[b]), %%rdx\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "addq %[cl], %[l0]\n\t" \
-    "adcq %[ch], %[h0]\n\t" \
-    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 120(%[w])\n\t" \
-    "shrdq $58, %[h0], %[l0]\n\t" \
-    "shrq $58, %[h0]\n\t" \
-    "addq %[l0], %[l1]\n\t" \
-    "adcq %[h0], %[h1]\n\t" \
-    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 128(%[w])\n\t" \
-    "shrdq $58, %[h1], %[l1]\n\t" \
-    "shrq $58, %[h1]\n\t" \
-    "addq %[l1], %[l2]\n\t" \
-    "adcq %[h1], %[h2]\n\t" \
-    "movq %[l2], %[tl]\n\t" \
-    "shlq $7, %[tl]\n\t" \
-    "shrq $7, %[tl]\n\t" \
-    "movq %[tl], 136(%[w])\n\t" \
-    "shrdq $57, %[h2], %[l2]\n\t" \
-    "shrq $57, %[h2]\n\t" \
-    "addq 72(%[w]), %[l2]\n\t" \
-    "adcq $0, %[h2]\n\t" \
-    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 72(%[w])\n\t" \
-    "shrdq $58, %[h2], %[l2]\n\t" \
-    "addq %[l2], 80(%[w])\n\t"
-
-/* the same with the carries between the groups through r's places in w (clang) */
-#define P521_MUL_BMI2_MEMCARRY \
-    /* columns 0, 1, 2 */ \
-    "xorl %k[tl], %k[tl]\n\t" \
-    "movq 0(%[b]), %%rdx\n\t" \
-    "mulxq 0(%[a]), %[l0], %[h0]\n\t" \
-    "mulxq 8(%[a]), %[l1], %[h1]\n\t" \
-    "mulxq 16(%[a]), %[l2], %[h2]\n\t" \
-    "movq 8(%[b]), %%rdx\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 16(%[b]), %%rdx\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 24(%[b]), %%rdx\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 32(%[b]), %%rdx\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 40(%[b]), %%rdx\n\t" \
-    "mulxq 32(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 48(%[b]), %%rdx\n\t" \
-    "mulxq 24(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 32(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 56(%[b]), %%rdx\n\t" \
-    "mulxq 16(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 24(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 32(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 64(%[b]), %%rdx\n\t" \
-    "mulxq 8(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 16(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 24(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 72(%[w])\n\t" \
-    "shrdq $58, %[h0], %[l0]\n\t" \
-    "shrq $58, %[h0]\n\t" \
-    "addq %[l0], %[l1]\n\t" \
-    "adcq %[h0], %[h1]\n\t" \
-    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 80(%[w])\n\t" \
-    "shrdq $58, %[h1], %[l1]\n\t" \
-    "shrq $58, %[h1]\n\t" \
-    "addq %[l1], %[l2]\n\t" \
-    "adcq %[h1], %[h2]\n\t" \
-    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 88(%[w])\n\t" \
-    "shrdq $58, %[h2], %[l2]\n\t" \
-    "shrq $58, %[h2]\n\t" \
-    "movq %[l2], 96(%[w])\n\t" \
-    "movq %[h2], 104(%[w])\n\t" \
-    /* columns 3, 4, 5 */ \
-    "xorl %k[tl], %k[tl]\n\t" \
-    "movq 0(%[b]), %%rdx\n\t" \
-    "mulxq 24(%[a]), %[l0], %[h0]\n\t" \
-    "mulxq 32(%[a]), %[l1], %[h1]\n\t" \
-    "mulxq 40(%[a]), %[l2], %[h2]\n\t" \
-    "movq 8(%[b]), %%rdx\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 16(%[b]), %%rdx\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 24(%[b]), %%rdx\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 32(%[b]), %%rdx\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 40(%[b]), %%rdx\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 48(%[b]), %%rdx\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 56(%[b]), %%rdx\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 64(%[b]), %%rdx\n\t" \
-    "mulxq 32(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "addq 96(%[w]), %[l0]\n\t" \
-    "adcq 104(%[w]), %[h0]\n\t" \
-    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 96(%[w])\n\t" \
-    "shrdq $58, %[h0], %[l0]\n\t" \
-    "shrq $58, %[h0]\n\t" \
-    "addq %[l0], %[l1]\n\t" \
-    "adcq %[h0], %[h1]\n\t" \
-    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 104(%[w])\n\t" \
-    "shrdq $58, %[h1], %[l1]\n\t" \
-    "shrq $58, %[h1]\n\t" \
-    "addq %[l1], %[l2]\n\t" \
-    "adcq %[h1], %[h2]\n\t" \
-    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 112(%[w])\n\t" \
-    "shrdq $58, %[h2], %[l2]\n\t" \
-    "shrq $58, %[h2]\n\t" \
-    "movq %[l2], 120(%[w])\n\t" \
-    "movq %[h2], 128(%[w])\n\t" \
-    /* columns 6, 7, 8 */ \
-    "xorl %k[tl], %k[tl]\n\t" \
-    "movq 0(%[b]), %%rdx\n\t" \
-    "mulxq 48(%[a]), %[l0], %[h0]\n\t" \
-    "mulxq 56(%[a]), %[l1], %[h1]\n\t" \
-    "mulxq 64(%[a]), %[l2], %[h2]\n\t" \
-    "movq 8(%[b]), %%rdx\n\t" \
-    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 48(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 56(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 16(%[b]), %%rdx\n\t" \
-    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 48(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 24(%[b]), %%rdx\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 32(%[b]), %%rdx\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 40(%[b]), %%rdx\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 48(%[b]), %%rdx\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 56(%[b]), %%rdx\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l0]\n\t" \
-    "adcxq %[th], %[h0]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l1]\n\t" \
-    "adoxq %[th], %[h1]\n\t" \
-    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 64(%[b]), %%rdx\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "addq 120(%[w]), %[l0]\n\t" \
-    "adcq 128(%[w]), %[h0]\n\t" \
-    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 120(%[w])\n\t" \
-    "shrdq $58, %[h0], %[l0]\n\t" \
-    "shrq $58, %[h0]\n\t" \
-    "addq %[l0], %[l1]\n\t" \
-    "adcq %[h0], %[h1]\n\t" \
-    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 128(%[w])\n\t" \
-    "shrdq $58, %[h1], %[l1]\n\t" \
-    "shrq $58, %[h1]\n\t" \
-    "addq %[l1], %[l2]\n\t" \
-    "adcq %[h1], %[h2]\n\t" \
-    "movq %[l2], %[tl]\n\t" \
-    "shlq $7, %[tl]\n\t" \
-    "shrq $7, %[tl]\n\t" \
-    "movq %[tl], 136(%[w])\n\t" \
-    "shrdq $57, %[h2], %[l2]\n\t" \
-    "shrq $57, %[h2]\n\t" \
-    "addq 72(%[w]), %[l2]\n\t" \
-    "adcq $0, %[h2]\n\t" \
-    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 72(%[w])\n\t" \
-    "shrdq $58, %[h2], %[l2]\n\t" \
-    "addq %[l2], 80(%[w])\n\t"
-
-/* the columns of a^2: rdx = a_j, a at %[a], 2 a and 4 a at w[0..17], r at w[18..26] */
-#define P521_SQR_BMI2 \
-    /* columns 0, 1, 2 */ \
-    "xorl %k[tl], %k[tl]\n\t" \
-    "movq 0(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[a]), %[l0], %[h0]\n\t" \
-    "movq 8(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[w]), %[l1], %[h1]\n\t" \
-    "mulxq 8(%[a]), %[l2], %[h2]\n\t" \
-    "movq 16(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l2]\n\t" \
-    "adcxq %[th], %[h2]\n\t" \
-    "movq 40(%[a]), %%rdx\n\t" \
     "mulxq 104(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l0]\n\t" \
-    "adoxq %[th], %[h0]\n\t" \
-    "mulxq 40(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "movq 48(%[a]), %%rdx\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 112(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 120(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 48(%[b]), %%rdx\n\t" \
     "mulxq 96(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l0]\n\t" \
     "adoxq %[th], %[h0]\n\t" \
@@ -707,7 +89,7 @@
     "mulxq 112(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l2]\n\t" \
     "adoxq %[th], %[h2]\n\t" \
-    "movq 56(%[a]), %%rdx\n\t" \
+    "movq 56(%[b]), %%rdx\n\t" \
     "mulxq 88(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l0]\n\t" \
     "adcxq %[th], %[h0]\n\t" \
@@ -717,7 +99,7 @@
     "mulxq 104(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l2]\n\t" \
     "adcxq %[th], %[h2]\n\t" \
-    "movq 64(%[a]), %%rdx\n\t" \
+    "movq 64(%[b]), %%rdx\n\t" \
     "mulxq 80(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l0]\n\t" \
     "adoxq %[th], %[h0]\n\t" \
@@ -727,64 +109,86 @@
     "mulxq 96(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l2]\n\t" \
     "adoxq %[th], %[h2]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 144(%[w])\n\t" \
-    "shrdq $58, %[h0], %[l0]\n\t" \
-    "shrq $58, %[h0]\n\t" \
-    "addq %[l0], %[l1]\n\t" \
-    "adcq %[h0], %[h1]\n\t" \
-    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 152(%[w])\n\t" \
-    "shrdq $58, %[h1], %[l1]\n\t" \
-    "shrq $58, %[h1]\n\t" \
-    "addq %[l1], %[l2]\n\t" \
-    "adcq %[h1], %[h2]\n\t" \
-    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 160(%[w])\n\t" \
-    "movq %[l2], %[cl]\n\t" \
-    "shrdq $58, %[h2], %[cl]\n\t" \
-    "movq %[h2], %[ch]\n\t" \
-    "shrq $58, %[ch]\n\t" \
+    "movl $58, %%edx\n\t"
+
+#define P521_MUL_ROWS1 \
     /* columns 3, 4, 5 */ \
     "xorl %k[tl], %k[tl]\n\t" \
-    "movq 16(%[a]), %%rdx\n\t" \
-    "mulxq 8(%[w]), %[l0], %[h0]\n\t" \
-    "mulxq 16(%[a]), %[l1], %[h1]\n\t" \
-    "movq 24(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[w]), %[tl], %[th]\n\t" \
+    "movq 0(%[b]), %%rdx\n\t" \
+    "mulxq 24(%[a]), %[l0], %[h0]\n\t" \
+    "mulxq 32(%[a]), %[l1], %[h1]\n\t" \
+    "mulxq 40(%[a]), %[l2], %[h2]\n\t" \
+    "movq 8(%[b]), %%rdx\n\t" \
+    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l0]\n\t" \
     "adcxq %[th], %[h0]\n\t" \
-    "mulxq 8(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l1]\n\t" \
     "adoxq %[th], %[h1]\n\t" \
-    "mulxq 16(%[w]), %[l2], %[h2]\n\t" \
-    "movq 32(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[w]), %[tl], %[th]\n\t" \
-    "adcxq %[tl], %[l1]\n\t" \
-    "adcxq %[th], %[h1]\n\t" \
-    "mulxq 8(%[w]), %[tl], %[th]\n\t" \
-    "adoxq %[tl], %[l2]\n\t" \
-    "adoxq %[th], %[h2]\n\t" \
-    "movq 40(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l2]\n\t" \
     "adcxq %[th], %[h2]\n\t" \
-    "movq 48(%[a]), %%rdx\n\t" \
-    "mulxq 48(%[w]), %[tl], %[th]\n\t" \
+    "movq 16(%[b]), %%rdx\n\t" \
+    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l0]\n\t" \
     "adoxq %[th], %[h0]\n\t" \
-    "movq 56(%[a]), %%rdx\n\t" \
+    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movq 24(%[b]), %%rdx\n\t" \
+    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 32(%[b]), %%rdx\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movq 40(%[b]), %%rdx\n\t" \
+    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 48(%[b]), %%rdx\n\t" \
+    "mulxq 120(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movq 56(%[b]), %%rdx\n\t" \
     "mulxq 112(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l0]\n\t" \
     "adcxq %[th], %[h0]\n\t" \
     "mulxq 120(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l1]\n\t" \
     "adoxq %[th], %[h1]\n\t" \
-    "mulxq 56(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l2]\n\t" \
     "adcxq %[th], %[h2]\n\t" \
-    "movq 64(%[a]), %%rdx\n\t" \
+    "movq 64(%[b]), %%rdx\n\t" \
     "mulxq 104(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l0]\n\t" \
     "adoxq %[th], %[h0]\n\t" \
@@ -794,85 +198,292 @@
     "mulxq 120(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l2]\n\t" \
     "adoxq %[th], %[h2]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "addq %[cl], %[l0]\n\t" \
-    "adcq %[ch], %[h0]\n\t" \
-    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 168(%[w])\n\t" \
-    "shrdq $58, %[h0], %[l0]\n\t" \
-    "shrq $58, %[h0]\n\t" \
-    "addq %[l0], %[l1]\n\t" \
-    "adcq %[h0], %[h1]\n\t" \
-    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 176(%[w])\n\t" \
-    "shrdq $58, %[h1], %[l1]\n\t" \
-    "shrq $58, %[h1]\n\t" \
-    "addq %[l1], %[l2]\n\t" \
-    "adcq %[h1], %[h2]\n\t" \
-    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 184(%[w])\n\t" \
-    "movq %[l2], %[cl]\n\t" \
-    "shrdq $58, %[h2], %[cl]\n\t" \
-    "movq %[h2], %[ch]\n\t" \
-    "shrq $58, %[ch]\n\t" \
+    "movl $58, %%edx\n\t"
+
+#define P521_MUL_ROWS2 \
+    /* columns 6, 7, 8 */ \
+    "xorl %k[tl], %k[tl]\n\t" \
+    "movq 0(%[b]), %%rdx\n\t" \
+    "mulxq 48(%[a]), %[l0], %[h0]\n\t" \
+    "mulxq 56(%[a]), %[l1], %[h1]\n\t" \
+    "mulxq 64(%[a]), %[l2], %[h2]\n\t" \
+    "movq 8(%[b]), %%rdx\n\t" \
+    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 48(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 56(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 16(%[b]), %%rdx\n\t" \
+    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 48(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movq 24(%[b]), %%rdx\n\t" \
+    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 40(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 32(%[b]), %%rdx\n\t" \
+    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 32(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movq 40(%[b]), %%rdx\n\t" \
+    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 24(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 48(%[b]), %%rdx\n\t" \
+    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 16(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movq 56(%[b]), %%rdx\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 8(%[a]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 64(%[b]), %%rdx\n\t" \
+    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 0(%[a]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movl $58, %%edx\n\t"
+
+/* a^2's columns: rdx = a_j, a at %[a], 2 a and 4 a at w[9..26] */
+#define P521_SQR_ROWS0 \
+    /* columns 0, 1, 2 */ \
+    "xorl %k[tl], %k[tl]\n\t" \
+    "movq 0(%[a]), %%rdx\n\t" \
+    "mulxq 0(%[a]), %[l0], %[h0]\n\t" \
+    "movq 8(%[a]), %%rdx\n\t" \
+    "mulxq 72(%[w]), %[l1], %[h1]\n\t" \
+    "mulxq 8(%[a]), %[l2], %[h2]\n\t" \
+    "movq 16(%[a]), %%rdx\n\t" \
+    "mulxq 72(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 40(%[a]), %%rdx\n\t" \
+    "mulxq 176(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 112(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "movq 48(%[a]), %%rdx\n\t" \
+    "mulxq 168(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 176(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 184(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movq 56(%[a]), %%rdx\n\t" \
+    "mulxq 160(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 168(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 176(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 64(%[a]), %%rdx\n\t" \
+    "mulxq 152(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 160(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 168(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movl $58, %%edx\n\t"
+
+#define P521_SQR_ROWS1 \
+    /* columns 3, 4, 5 */ \
+    "xorl %k[tl], %k[tl]\n\t" \
+    "movq 16(%[a]), %%rdx\n\t" \
+    "mulxq 80(%[w]), %[l0], %[h0]\n\t" \
+    "mulxq 16(%[a]), %[l1], %[h1]\n\t" \
+    "movq 24(%[a]), %%rdx\n\t" \
+    "mulxq 72(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 80(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 88(%[w]), %[l2], %[h2]\n\t" \
+    "movq 32(%[a]), %%rdx\n\t" \
+    "mulxq 72(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 80(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movq 40(%[a]), %%rdx\n\t" \
+    "mulxq 72(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 48(%[a]), %%rdx\n\t" \
+    "mulxq 120(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "movq 56(%[a]), %%rdx\n\t" \
+    "mulxq 184(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l0]\n\t" \
+    "adcxq %[th], %[h0]\n\t" \
+    "mulxq 192(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l1]\n\t" \
+    "adoxq %[th], %[h1]\n\t" \
+    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l2]\n\t" \
+    "adcxq %[th], %[h2]\n\t" \
+    "movq 64(%[a]), %%rdx\n\t" \
+    "mulxq 176(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l0]\n\t" \
+    "adoxq %[th], %[h0]\n\t" \
+    "mulxq 184(%[w]), %[tl], %[th]\n\t" \
+    "adcxq %[tl], %[l1]\n\t" \
+    "adcxq %[th], %[h1]\n\t" \
+    "mulxq 192(%[w]), %[tl], %[th]\n\t" \
+    "adoxq %[tl], %[l2]\n\t" \
+    "adoxq %[th], %[h2]\n\t" \
+    "movl $58, %%edx\n\t"
+
+#define P521_SQR_ROWS2 \
     /* columns 6, 7, 8 */ \
     "xorl %k[tl], %k[tl]\n\t" \
     "movq 24(%[a]), %%rdx\n\t" \
     "mulxq 24(%[a]), %[l0], %[h0]\n\t" \
     "movq 32(%[a]), %%rdx\n\t" \
-    "mulxq 16(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 88(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l0]\n\t" \
     "adcxq %[th], %[h0]\n\t" \
-    "mulxq 24(%[w]), %[l1], %[h1]\n\t" \
+    "mulxq 96(%[w]), %[l1], %[h1]\n\t" \
     "mulxq 32(%[a]), %[l2], %[h2]\n\t" \
     "movq 40(%[a]), %%rdx\n\t" \
-    "mulxq 8(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 80(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l0]\n\t" \
     "adoxq %[th], %[h0]\n\t" \
-    "mulxq 16(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 88(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l1]\n\t" \
     "adcxq %[th], %[h1]\n\t" \
-    "mulxq 24(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 96(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l2]\n\t" \
     "adoxq %[th], %[h2]\n\t" \
     "movq 48(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 72(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l0]\n\t" \
     "adcxq %[th], %[h0]\n\t" \
-    "mulxq 8(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 80(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l1]\n\t" \
     "adoxq %[th], %[h1]\n\t" \
-    "mulxq 16(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 88(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l2]\n\t" \
     "adcxq %[th], %[h2]\n\t" \
     "movq 56(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 72(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l1]\n\t" \
     "adoxq %[th], %[h1]\n\t" \
-    "mulxq 8(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 80(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l2]\n\t" \
     "adcxq %[th], %[h2]\n\t" \
     "movq 64(%[a]), %%rdx\n\t" \
-    "mulxq 0(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 72(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l2]\n\t" \
     "adoxq %[th], %[h2]\n\t" \
-    "mulxq 128(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 200(%[w]), %[tl], %[th]\n\t" \
     "adcxq %[tl], %[l0]\n\t" \
     "adcxq %[th], %[h0]\n\t" \
-    "mulxq 64(%[w]), %[tl], %[th]\n\t" \
+    "mulxq 136(%[w]), %[tl], %[th]\n\t" \
     "adoxq %[tl], %[l1]\n\t" \
     "adoxq %[th], %[h1]\n\t" \
-    "movl $58, %%edx\n\t" \
-    "addq %[cl], %[l0]\n\t" \
-    "adcq %[ch], %[h0]\n\t" \
+    "movl $58, %%edx\n\t"
+
+/* the carry pass, the result's limbs at w[0..8] */
+#define P521_LIMBS0 \
     "bzhiq %%rdx, %[l0], %[tl]\n\t" \
-    "movq %[tl], 192(%[w])\n\t" \
+    "movq %[tl], 0(%[w])\n\t" \
     "shrdq $58, %[h0], %[l0]\n\t" \
     "shrq $58, %[h0]\n\t" \
     "addq %[l0], %[l1]\n\t" \
     "adcq %[h0], %[h1]\n\t" \
     "bzhiq %%rdx, %[l1], %[tl]\n\t" \
-    "movq %[tl], 200(%[w])\n\t" \
+    "movq %[tl], 8(%[w])\n\t" \
+    "shrdq $58, %[h1], %[l1]\n\t" \
+    "shrq $58, %[h1]\n\t" \
+    "addq %[l1], %[l2]\n\t" \
+    "adcq %[h1], %[h2]\n\t" \
+    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
+    "movq %[tl], 16(%[w])\n\t"
+
+#define P521_LIMBS1 \
+    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
+    "movq %[tl], 24(%[w])\n\t" \
+    "shrdq $58, %[h0], %[l0]\n\t" \
+    "shrq $58, %[h0]\n\t" \
+    "addq %[l0], %[l1]\n\t" \
+    "adcq %[h0], %[h1]\n\t" \
+    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
+    "movq %[tl], 32(%[w])\n\t" \
+    "shrdq $58, %[h1], %[l1]\n\t" \
+    "shrq $58, %[h1]\n\t" \
+    "addq %[l1], %[l2]\n\t" \
+    "adcq %[h1], %[h2]\n\t" \
+    "bzhiq %%rdx, %[l2], %[tl]\n\t" \
+    "movq %[tl], 40(%[w])\n\t"
+
+#define P521_LIMBS2 \
+    "bzhiq %%rdx, %[l0], %[tl]\n\t" \
+    "movq %[tl], 48(%[w])\n\t" \
+    "shrdq $58, %[h0], %[l0]\n\t" \
+    "shrq $58, %[h0]\n\t" \
+    "addq %[l0], %[l1]\n\t" \
+    "adcq %[h0], %[h1]\n\t" \
+    "bzhiq %%rdx, %[l1], %[tl]\n\t" \
+    "movq %[tl], 56(%[w])\n\t" \
     "shrdq $58, %[h1], %[l1]\n\t" \
     "shrq $58, %[h1]\n\t" \
     "addq %[l1], %[l2]\n\t" \
@@ -880,15 +491,87 @@
     "movq %[l2], %[tl]\n\t" \
     "shlq $7, %[tl]\n\t" \
     "shrq $7, %[tl]\n\t" \
-    "movq %[tl], 208(%[w])\n\t" \
+    "movq %[tl], 64(%[w])\n\t" \
     "shrdq $57, %[h2], %[l2]\n\t" \
     "shrq $57, %[h2]\n\t" \
-    "addq 144(%[w]), %[l2]\n\t" \
+    "addq 0(%[w]), %[l2]\n\t" \
     "adcq $0, %[h2]\n\t" \
     "bzhiq %%rdx, %[l2], %[tl]\n\t" \
-    "movq %[tl], 144(%[w])\n\t" \
+    "movq %[tl], 0(%[w])\n\t" \
     "shrdq $58, %[h2], %[l2]\n\t" \
-    "addq %[l2], 152(%[w])\n\t"
+    "addq %[l2], 8(%[w])\n\t"
+
+/* the carries between the groups in registers */
+#define P521_CARRY_OUT \
+    "movq %[l2], %[cl]\n\t" \
+    "shrdq $58, %[h2], %[cl]\n\t" \
+    "movq %[h2], %[ch]\n\t" \
+    "shrq $58, %[ch]\n\t"
+
+#define P521_CARRY_IN \
+    "addq %[cl], %[l0]\n\t" \
+    "adcq %[ch], %[h0]\n\t"
+
+/* or through the next group's limbs' places in w (clang) */
+#define P521_CARRY_OUT_MEM0 \
+    "shrdq $58, %[h2], %[l2]\n\t" \
+    "shrq $58, %[h2]\n\t" \
+    "movq %[l2], 24(%[w])\n\t" \
+    "movq %[h2], 32(%[w])\n\t"
+
+#define P521_CARRY_IN_MEM1 \
+    "addq 24(%[w]), %[l0]\n\t" \
+    "adcq 32(%[w]), %[h0]\n\t"
+
+#define P521_CARRY_OUT_MEM1 \
+    "shrdq $58, %[h2], %[l2]\n\t" \
+    "shrq $58, %[h2]\n\t" \
+    "movq %[l2], 48(%[w])\n\t" \
+    "movq %[h2], 56(%[w])\n\t"
+
+#define P521_CARRY_IN_MEM2 \
+    "addq 48(%[w]), %[l0]\n\t" \
+    "adcq 56(%[w]), %[h0]\n\t"
+
+/* r = a b: each group's rows, then its share of the pass */
+#define P521_MUL_BMI2 \
+    P521_MUL_ROWS0 \
+    P521_LIMBS0 \
+    P521_CARRY_OUT \
+    P521_MUL_ROWS1 \
+    P521_CARRY_IN \
+    P521_LIMBS1 \
+    P521_CARRY_OUT \
+    P521_MUL_ROWS2 \
+    P521_CARRY_IN \
+    P521_LIMBS2
+
+/* r = a^2: each group's rows, then its share of the pass */
+#define P521_SQR_BMI2 \
+    P521_SQR_ROWS0 \
+    P521_LIMBS0 \
+    P521_CARRY_OUT \
+    P521_SQR_ROWS1 \
+    P521_CARRY_IN \
+    P521_LIMBS1 \
+    P521_CARRY_OUT \
+    P521_SQR_ROWS2 \
+    P521_CARRY_IN \
+    P521_LIMBS2
+
+/* the same with the carries through memory (clang) */
+#define P521_MUL_BMI2_MEMCARRY \
+    P521_MUL_ROWS0 \
+    P521_LIMBS0 \
+    P521_CARRY_OUT_MEM0 \
+    P521_MUL_ROWS1 \
+    P521_CARRY_IN_MEM1 \
+    P521_LIMBS1 \
+    P521_CARRY_OUT_MEM1 \
+    P521_MUL_ROWS2 \
+    P521_CARRY_IN_MEM2 \
+    P521_LIMBS2
+
 
 #define P521_MULX_OUTPUTS                                                                     \
     [l0] "=&r"(l0), [h0] "=&r"(h0), [l1] "=&r"(l1), [h1] "=&r"(h1), [l2] "=&r"(l2),               \
@@ -898,8 +581,8 @@
  * clang, which finds no fourteenth register for it, with the carries between the groups
  * through memory (slower by a few percent in gcc's ECDH) */
 TABAI_INLINE void p521_r58_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t w[18], l0, h0, l1, h1, l2, h2, tl, th; /* 2 a, then r's limbs */
-    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) w[i] = a[i] << 1;
+    uint64_t w[18], l0, h0, l1, h1, l2, h2, tl, th; /* r's limbs, then 2 a */
+    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) w[9 + i] = a[i] << 1;
 #if defined(__clang__)
     __asm__ volatile(P521_MUL_BMI2_MEMCARRY
                      : [l0] "=&r"(l0), [h0] "=&r"(h0), [l1] "=&r"(l1), [h1] "=&r"(h1),
@@ -913,18 +596,18 @@ TABAI_INLINE void p521_r58_mul_bmi2(uint64_t *r, const uint64_t *a, const uint64
                      : [a] "r"(a), [b] "r"(b), [w] "r"(w)
                      : "rdx", "cc", "memory");
 #endif
-    memcpy(r, w + 9, 9 * sizeof *r);
+    memcpy(r, w, 9 * sizeof *r);
 }
 
 /* r = a^2 mod p, loosely reduced, limbs of a below 2^60 (r may alias a) */
 TABAI_INLINE void p521_r58_sqr_bmi2(uint64_t *r, const uint64_t *a) {
-    uint64_t w[27], l0, h0, l1, h1, l2, h2, tl, th, cl, ch; /* 2 a, 4 a, then r's limbs */
-    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) w[i] = a[i] << 1, w[9 + i] = a[i] << 2;
+    uint64_t w[27], l0, h0, l1, h1, l2, h2, tl, th, cl, ch; /* r's limbs, 2 a, 4 a */
+    _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++) w[9 + i] = a[i] << 1, w[18 + i] = a[i] << 2;
     __asm__ volatile(P521_SQR_BMI2
                      : P521_MULX_OUTPUTS
                      : [a] "r"(a), [w] "r"(w)
                      : "rdx", "cc", "memory");
-    memcpy(r, w + 18, 9 * sizeof *r);
+    memcpy(r, w, 9 * sizeof *r);
 }
 
 #endif
