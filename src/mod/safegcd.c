@@ -21,9 +21,9 @@
  * 2^62 (f', g') = T (f, g) and |u| + |v| <= 2^62, |q| + |r| <= 2^62; T is then applied to
  * the full f and g (exact division by 2^62) and to the cofactors d, e (d a = f and
  * e a = g mod m at every batch, from d = 0, e = 1): there the
- * division by 2^62 is made exact by adding md m, md = cd (-m^-1) mod 2^62, taken in
- * (-2^62, 0] when cd = u d + v e >= 0 and in [0, 2^62) when cd < 0, so that d, e stay in
- * (-m, m) at every batch. At the end f = +-1 and the inverse is sign(f) d mod m.
+ * division by 2^62 is made exact by adding md m, md chosen before the pass from the low
+ * limbs and the signs of d and e (update_de, libsecp256k1's arrangement), so that d, e stay
+ * in (-2m, m) at every batch. At the end f = +-1 and the inverse is sign(f) d mod m.
  *
  * The constant-time form runs the bound's number of steps in batches of 60 (two runs of 30
  * with the matrix rows packed a word each, scaled to the same 2^62 form; below), its steps by
@@ -194,36 +194,28 @@ TABAI_INLINE void update_fg(int64_t *f, int64_t *g, const s62_mat *t, size_t L) 
     f[L - 1] = (int64_t)cf, g[L - 1] = (int64_t)cg;
 }
 
-/* d <- (c + k m) / 2^62 for c[L + 1], with k in (-2^62, 0] if c >= 0, [0, 2^62) if c < 0 and
- * c + k m = 0 mod 2^62; minv = -m^-1 mod 2^64. |c| < 2^62 m gives |d| < m. */
-TABAI_INLINE void reduce62(int64_t *d, const int64_t *c, const int64_t *m, uint64_t minv,
-                           size_t L) {
-    uint64_t k = ((uint64_t)c[0] * minv) & M62;
-    uint64_t nonneg = ~(uint64_t)(c[L] >> 63);
-    k -= ((uint64_t)1 << 62) & nonneg & (0 - tabai_nonzero(k));
-    s128 a = (s128)(int64_t)k * m[0] + c[0];
-    a >>= 62;
-    for (size_t i = 1; i < L; i++) {
-        a += (s128)(int64_t)k * m[i] + c[i];
-        d[i - 1] = (int64_t)((uint64_t)a & M62), a >>= 62;
-    }
-    d[L - 1] = (int64_t)(a + c[L]);
-}
-
-/* (d, e) <- T (d, e) / 2^62 mod m, kept in (-m, m). */
+/* (d, e) <- (T (d, e) + m (md, me)) / 2^62, one pass (the arrangement of libsecp256k1's
+ * modinv64 update_de): md and me are chosen before the pass, from the low limbs and the
+ * signs of d and e, so that the sums are divisible by 2^62: md starts as u when d < 0 plus
+ * v when e < 0, then loses (md - minv (u d0 + v e0)) mod 2^62 (minv = -m^-1 mod 2^64).
+ * d, e in (-2m, m) give d', e' in (-2m, m) for |u| + |v|, |q| + |r| <= 2^62 (ibid.). */
 TABAI_INLINE void update_de(int64_t *d, int64_t *e, const s62_mat *t, const int64_t *m,
                             uint64_t minv, size_t L) {
-    int64_t cd[S62_MAX + 1], ce[S62_MAX + 1];
-    s128 ad = 0, ae = 0;
-    for (size_t i = 0; i < L; i++) {
-        ad += (s128)t->u * d[i] + (s128)t->v * e[i];
-        ae += (s128)t->q * d[i] + (s128)t->r * e[i];
-        cd[i] = (int64_t)((uint64_t)ad & M62), ad >>= 62;
-        ce[i] = (int64_t)((uint64_t)ae & M62), ae >>= 62;
+    const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
+    const int64_t sd = d[L - 1] >> 63, se = e[L - 1] >> 63;
+    int64_t md = (u & sd) + (v & se), me = (q & sd) + (r & se);
+    s128 cd = (s128)u * d[0] + (s128)v * e[0], ce = (s128)q * d[0] + (s128)r * e[0];
+    md -= (int64_t)(((uint64_t)md - minv * (uint64_t)cd) & M62);
+    me -= (int64_t)(((uint64_t)me - minv * (uint64_t)ce) & M62);
+    cd += (s128)m[0] * md, ce += (s128)m[0] * me;
+    cd >>= 62, ce >>= 62; /* the low 62 bits are zero */
+    for (size_t i = 1; i < L; i++) {
+        cd += (s128)u * d[i] + (s128)v * e[i] + (s128)m[i] * md;
+        ce += (s128)q * d[i] + (s128)r * e[i] + (s128)m[i] * me;
+        d[i - 1] = (int64_t)((uint64_t)cd & M62), cd >>= 62;
+        e[i - 1] = (int64_t)((uint64_t)ce & M62), ce >>= 62;
     }
-    cd[L] = (int64_t)ad, ce[L] = (int64_t)ae;
-    reduce62(d, cd, m, minv, L);
-    reduce62(e, ce, m, minv, L);
+    d[L - 1] = (int64_t)cd, e[L - 1] = (int64_t)ce;
 }
 
 /* x[L] (radix 2^62) = a[n] (a < 2^(62 L - 1)) */
@@ -258,10 +250,22 @@ TABAI_INLINE void start62(int64_t *f, int64_t *g, int64_t *d, int64_t *e, int64_
     e[0] = 1;
 }
 
-/* r[n] = sign(f) d mod m for d in (-m, m) (radix 2^62, L limbs; d overwritten), constant
+/* d <- d + m when d < 0 (radix 2^62, L limbs), constant time */
+TABAI_INLINE void add_m_if_neg(int64_t *d, const int64_t *mm, size_t L) {
+    uint64_t neg = (uint64_t)(d[L - 1] >> 63);
+    int64_t c = 0;
+    for (size_t i = 0; i < L; i++) {
+        c += d[i] + (int64_t)((uint64_t)mm[i] & neg);
+        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
+        c >>= 62;
+    }
+}
+
+/* r[n] = sign(f) d mod m for d in (-2m, m) (radix 2^62, L limbs; d overwritten), constant
  * time: the end of an inversion, f = +-1. */
 TABAI_INLINE void finish62(uint64_t *r, int64_t *d, const int64_t *f, const int64_t *mm, size_t n,
                            size_t L) {
+    add_m_if_neg(d, mm, L); /* (-m, m) */
     uint64_t sf = (uint64_t)(f[L - 1] >> 63);
     int64_t c = 0;
     for (size_t i = 0; i < L; i++) {
@@ -269,13 +273,7 @@ TABAI_INLINE void finish62(uint64_t *r, int64_t *d, const int64_t *f, const int6
         d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
         c >>= 62;
     }
-    uint64_t neg = (uint64_t)(d[L - 1] >> 63);
-    c = 0;
-    for (size_t i = 0; i < L; i++) {
-        c += d[i] + (int64_t)((uint64_t)mm[i] & neg);
-        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & M62) : c;
-        c >>= 62;
-    }
+    add_m_if_neg(d, mm, L);
     from62(r, d, n, L);
 }
 
