@@ -403,9 +403,11 @@ static void EC_FN(pack_aff)(uint64_t *pt, const tabai_ec_point *tab) {
 
 /* (t->x, t->y) = entry abs (0..16) of mul's affine table: zero for 0, tab[abs - 1] otherwise;
  * by the vector scan kernel of the tier over the packed copy pt when scan is set (every
- * entry loaded, the wanted one kept by masks), else by a masked scan of all 16 entries. */
+ * entry loaded, the wanted one kept by masks; through the caller's scratch ent[EC_AW] and
+ * idx[4], which the caller wipes once at its end), else by a masked scan of all 16 entries. */
 static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab, const uint64_t *pt,
-                                   tabai_mb_scan_fn scan, uint64_t abs) {
+                                   tabai_mb_scan_fn scan, uint64_t abs, uint64_t *ent,
+                                   uint64_t *idx) {
     if (!scan) { /* public: the tier */
         memset(t->x, 0, sizeof t->x);
         memset(t->y, 0, sizeof t->y);
@@ -419,11 +421,10 @@ static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab,
         }
         return;
     }
-    uint64_t idx[4] = {abs, abs, abs, abs}, ent[EC_AW];
+    idx[0] = idx[1] = idx[2] = idx[3] = abs;
     scan(ent, pt, TABAI_EC_TAB + 1, EC_AW / 4, 4, idx);
     memcpy(t->x, ent, EC_N * sizeof *ent);
     memcpy(t->y, ent + EC_N, EC_N * sizeof *ent);
-    tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
 }
 
 /* r = a / 2 mod p for a < p, p odd (constant time): a + p under the mask of a's low bit,
@@ -571,7 +572,7 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
     tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t, pa;
     uint64_t k1[4], k2[4], s1, s2, neg, abs;
-    uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW], pt2[(TABAI_EC_TAB + 1) * EC_AW];
+    uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW], pt2[(TABAI_EC_TAB + 1) * EC_AW], ent[EC_AW], idx[4];
     if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
         EC_FN(point_inf)(x, r);
         return;
@@ -588,11 +589,11 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     for (size_t i = w; i-- > 0;) {
         if (i + 1 < w) EC_FN(jdbl5_ct)(&acc);
         tabai_ec_booth_digit(k1, 4, i, &neg, &abs);
-        EC_FN(read_aff)(&t, tab, pt, scan, abs);
+        EC_FN(read_aff)(&t, tab, pt, scan, abs, ent, idx);
         EC_FN(point_cneg)(&t, neg ^ s1);
         EC_FN(jmadd_masked)(x, &acc, &t, abs);
         tabai_ec_booth_digit(k2, 4, i, &neg, &abs);
-        EC_FN(read_aff)(&t, tab2, pt2, scan, abs);
+        EC_FN(read_aff)(&t, tab2, pt2, scan, abs, ent, idx);
         EC_FN(point_cneg)(&t, neg ^ s2);
         EC_FN(jmadd_masked)(x, &acc, &t, abs);
     }
@@ -600,6 +601,7 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     tabai_wipe(tab, sizeof tab), tabai_wipe(tab2, sizeof tab2);
     if (scan) tabai_wipe(pt, sizeof pt), tabai_wipe(pt2, sizeof pt2);
     tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
+    tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
     tabai_wipe(k1, sizeof k1), tabai_wipe(k2, sizeof k2);
     s1 = s2 = neg = abs = 0;
 }
@@ -624,7 +626,7 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
 static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
     tabai_ec_point tab[TABAI_EC_TAB], acc, t, pa;
-    uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW];
+    uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW], ent[EC_AW], idx[4];
     if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
         EC_FN(point_inf)(x, r);
         return;
@@ -635,14 +637,14 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     size_t w = tabai_ec_booth_windows(x->c->qbits);
     uint64_t neg, abs;
     tabai_ec_booth_digit(k, EC_N, w - 1, &neg, &abs);
-    EC_FN(read_aff)(&acc, tab, pt, scan, abs);
+    EC_FN(read_aff)(&acc, tab, pt, scan, abs, ent, idx);
     EC_FN(point_cneg)(&acc, neg);
     /* Z = 1, or 0 (infinity) for a top digit 0, whose entry is zero */
     tabai_cmov_n(acc.z, tabai_eq(abs, 0), EC_FN(zero), x->fp.one, EC_N);
     for (size_t i = w - 1; i-- > 0;) {
         EC_FN(jdbl5_ct)(&acc);
         tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
-        EC_FN(read_aff)(&t, tab, pt, scan, abs);
+        EC_FN(read_aff)(&t, tab, pt, scan, abs, ent, idx);
         EC_FN(point_cneg)(&t, neg);
         if (i) EC_FN(jmadd_inc_masked)(x, &acc, &t, abs); /* i public: the window's index */
         else EC_FN(jmadd_masked)(x, &acc, &t, abs);
@@ -651,6 +653,7 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     tabai_wipe(tab, sizeof tab);
     if (scan) tabai_wipe(pt, sizeof pt);
     tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
+    tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
     neg = abs = 0;
 }
 #endif
