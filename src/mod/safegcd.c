@@ -25,8 +25,8 @@
  * limbs and the signs of d and e (update_de, libsecp256k1's arrangement), so that d, e stay
  * in (-2m, m) at every batch. At the end f = +-1 and the inverse is sign(f) d mod m.
  *
- * The constant-time form runs the bound's number of steps in batches of 60 (two runs of 30
- * with the matrix rows packed a word each, scaled to the same 2^62 form; below), its steps by
+ * The constant-time form runs the bound's number of steps in the same batches, each two
+ * runs of 31 steps with the matrix rows packed a word each (below), its steps by
  * selects (cmov on x86-64, masks elsewhere: no branch, no table, no division); the _vartime
  * form takes batches of 62, skips runs of even g by counting trailing zeros and stops as
  * soon as g = 0. tabai_modinv2_safegcd runs two constant-time inversions with their steps
@@ -44,20 +44,22 @@ typedef struct {
 } s62_mat;
 
 /* The constant-time steps keep each row of the matrix packed in one word: (x, y) as the
- * integer x + 2^32 y, exact in 64 bits while |x|, |y| <= 2^30, that is for 30 steps (a row's
- * |x| + |y| at most doubles a step). Negation, doubling and a select of whole words act on
- * both entries at once, so a step updates two words where the rows took four. A batch is
- * two runs of 30 steps on the same low words of f and g (34 bits of them are still valid
- * after the first run), the two matrices multiplied and scaled by 4: T = 4 T2 T1, whose
- * 2^62 (f', g') = T (f, g) is the form of the 62-step batches (entries and row sums at most
- * 2^62). The scaling is libsecp256k1's (its constant-time divsteps start from 8 I). */
-#define CT_STEPS 30
+ * integer x + 2^32 y, exact in 64 bits while |x| + |y| <= 2^31 (a row's |x| + |y| at most
+ * doubles a step). Negation, doubling and a select of whole words act on both entries at
+ * once, so a step updates two words where the rows took four. A batch is two runs of 31
+ * steps on the same low words of f and g (33 bits of them are still valid after the first
+ * run), the two matrices then multiplied, T = T2 T1 (entries and row sums at most 2^62).
+ * The f row is doubled after each step but a run's last (its packed word would reach 2^63)
+ * and doubled when unpacked; the g row's y is odd (1 at the start, changed by the f row's
+ * even y), so its |x| < 2^31 and the sign extension of the low half recovers x. */
+#define CT_STEPS 31
 #define CT_BATCH (2 * CT_STEPS)
 
 /* One hddivstep on (z, f, g) and the packed rows fr = (u, v), gr = (q, r), constant time,
  * with z = (-h - 1) / 2 in place of h (h > 0 exactly when z < 0): h' = h + 2 is z' = z - 1
  * and the swap's h' = 2 - h is z' = -z - 2 = ~z - 1. Each new value comes from the old ones
- * only: on the swap's condition (h > 0, g odd) f' = g and fr' = 2 gr (else fr' = 2 fr) by
+ * only: on the swap's condition (h > 0, g odd) f' = g and fr' = gr (else fr' = fr; the caller
+ * doubles fr) by
  * masked selects, and g' = (g + x) / 2 with x = -f when h > 0 and f otherwise, added when
  * g is odd; gr' = gr + (fr or -fr) alike. */
 #if defined(__x86_64__)
@@ -92,7 +94,6 @@ typedef struct {
                 "addq %[X_], %[G_]\n\t"                                                            \
                 "shrq $1, %[G_]\n\t"                                                               \
                 "addq %[Y_], %[GR_]\n\t"                                                           \
-                "addq %[FR_], %[FR_]\n\t"                                                          \
                 : [Z_] "+r"(z), [F_] "+r"(f), [G_] "+r"(g), [FR_] "+r"(fr), [GR_] "+r"(gr),        \
                   [P_] "=&r"(p_), [X_] "=&r"(x_), [Y_] "=&r"(y_), [S_] "=&r"(s_), [T_] "=&r"(t_)   \
                 :                                                                                  \
@@ -103,7 +104,7 @@ typedef struct {
     do {                                                                                           \
         uint64_t pos_ = (uint64_t)((int64_t)(z) >> 63); /* all ones iff h > 0 */                   \
         uint64_t odd_ = tabai_vb(0 - (g & 1)), sw_ = pos_ & odd_;                                  \
-        uint64_t f_ = f ^ ((f ^ g) & sw_), fr_ = (fr ^ ((fr ^ gr) & sw_)) << 1;                    \
+        uint64_t f_ = f ^ ((f ^ g) & sw_), fr_ = fr ^ ((fr ^ gr) & sw_);                           \
         g = (g + (((f ^ pos_) - pos_) & odd_)) >> 1;                                               \
         gr += ((fr ^ pos_) - pos_) & odd_;                                                         \
         f = f_, fr = fr_;                                                                          \
@@ -111,46 +112,54 @@ typedef struct {
     } while (0)
 #endif
 
-/* (x, y) of a packed row, |x| <= 2^30 */
+/* (x, y) of a packed row, -2^31 <= x < 2^31 */
 TABAI_INLINE void unpack_row(int64_t *x, int64_t *y, uint64_t w) {
     *x = (int64_t)(w << 32) >> 32;
     *y = (int64_t)(w - (uint64_t)*x) >> 32;
 }
 
-/* t = 4 (a2 a1): the two runs' matrices (entries at most 2^30) made one */
+/* t = T2 T1: the two runs' matrices, f rows undoubled in fr1, fr2, made one */
 TABAI_INLINE void join_runs(s62_mat *t, uint64_t fr1, uint64_t gr1, uint64_t fr2, uint64_t gr2) {
     int64_t u1, v1, q1, r1, u2, v2, q2, r2;
     unpack_row(&u1, &v1, fr1), unpack_row(&q1, &r1, gr1);
     unpack_row(&u2, &v2, fr2), unpack_row(&q2, &r2, gr2);
-    t->u = 4 * (u2 * u1 + v2 * q1), t->v = 4 * (u2 * v1 + v2 * r1);
-    t->q = 4 * (q2 * u1 + r2 * q1), t->r = 4 * (q2 * v1 + r2 * r1);
+    u1 *= 2, v1 *= 2, u2 *= 2, v2 *= 2;
+    t->u = u2 * u1 + v2 * q1, t->v = u2 * v1 + v2 * r1;
+    t->q = q2 * u1 + r2 * q1, t->r = q2 * v1 + r2 * r1;
 }
 
-/* 60 hddivsteps from (h, f, g), of which only the low 64 bits of f and g are needed (bit i
+/* 62 hddivsteps from (h, f, g), of which only the low 64 bits of f and g are needed (bit i
  * of g is valid for the step i reads it); returns the new h, constant time. */
-static int64_t divsteps60_ct(int64_t h, uint64_t f, uint64_t g, s62_mat *t) {
+static int64_t divsteps62_ct(int64_t h, uint64_t f, uint64_t g, s62_mat *t) {
     uint64_t z = (uint64_t)(~h >> 1), fr[2], gr[2]; /* h odd: ~h = -h - 1 is even */
     for (int k = 0; k < 2; k++) {
         uint64_t a = 1, b = (uint64_t)1 << 32;
-        for (int i = 0; i < CT_STEPS; i++) DIVSTEP_CT(z, f, g, a, b);
+        for (int i = 0; i < CT_STEPS - 1; i++) {
+            DIVSTEP_CT(z, f, g, a, b);
+            a <<= 1;
+        }
+        DIVSTEP_CT(z, f, g, a, b);
         fr[k] = a, gr[k] = b;
     }
     join_runs(t, fr[0], gr[0], fr[1], gr[1]);
     return ~(int64_t)(z << 1); /* h = -2 z - 1 */
 }
 
-/* The same 60 steps for two independent inversions at once, their steps side by side: a
+/* The same 62 steps for two independent inversions at once, their steps side by side: a
  * step is one chain of dependent operations, so one inversion leaves much of the core idle
  * and two in one loop take less than two in turn. */
-static void divsteps60x2_ct(int64_t *h, const uint64_t *f0, const uint64_t *g0, s62_mat *t) {
+static void divsteps62x2_ct(int64_t *h, const uint64_t *f0, const uint64_t *g0, s62_mat *t) {
     uint64_t f = f0[0], g = g0[0], F = f0[1], G = g0[1];
     uint64_t z = (uint64_t)(~h[0] >> 1), Z = (uint64_t)(~h[1] >> 1), fr[2], gr[2], FR[2], GR[2];
     for (int k = 0; k < 2; k++) {
         uint64_t a = 1, b = (uint64_t)1 << 32, A = 1, B = (uint64_t)1 << 32;
-        for (int i = 0; i < CT_STEPS; i++) {
+        for (int i = 0; i < CT_STEPS - 1; i++) {
             DIVSTEP_CT(z, f, g, a, b);
             DIVSTEP_CT(Z, F, G, A, B);
+            a <<= 1, A <<= 1;
         }
+        DIVSTEP_CT(z, f, g, a, b);
+        DIVSTEP_CT(Z, F, G, A, B);
         fr[k] = a, gr[k] = b, FR[k] = A, GR[k] = B;
     }
     join_runs(&t[0], fr[0], gr[0], fr[1], gr[1]);
@@ -291,10 +300,7 @@ TABAI_INLINE int safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
     int64_t f[S62_MAX], g[S62_MAX], d[S62_MAX], e[S62_MAX], mm[S62_MAX];
     start62(f, g, d, e, mm, a, m, n, L);
     int64_t h = 1;
-    /* batches of 60 steps (constant time) or 62 (variable time) */
-    const size_t bound = vartime ? (hd_bound(bits) + 61) / 62
-                                 : (hd_bound(bits) + CT_BATCH - 1) / CT_BATCH,
-                 batches = vartime ? 3 * bound : bound;
+    const size_t bound = (hd_bound(bits) + 61) / 62, batches = vartime ? 3 * bound : bound;
     for (size_t i = 0; i < batches; i++) {
         s62_mat t;
         if (vartime) {
@@ -305,7 +311,7 @@ TABAI_INLINE int safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
             h = divsteps62_vartime(h, (uint64_t)f[0] | ((uint64_t)f[1] << 62),
                                    (uint64_t)g[0] | ((uint64_t)g[1] << 62), &t);
         } else {
-            h = divsteps60_ct(h, (uint64_t)f[0] | ((uint64_t)f[1] << 62),
+            h = divsteps62_ct(h, (uint64_t)f[0] | ((uint64_t)f[1] << 62),
                               (uint64_t)g[0] | ((uint64_t)g[1] << 62), &t);
         }
         update_de(d, e, &t, mm, minv, L);
@@ -351,7 +357,7 @@ int tabai_modinv_safegcd_vartime(uint64_t *r, const uint64_t *a, const uint64_t 
 }
 
 /* Two constant-time inversions side by side (the batches of safegcd with vartime = 0, their
- * divsteps interleaved by divsteps60x2_ct). */
+ * divsteps interleaved by divsteps62x2_ct). */
 TABAI_INLINE void safegcd2_ct(uint64_t *r0, const uint64_t *a0, const uint64_t *m0, uint64_t minv0,
                               uint64_t *r1, const uint64_t *a1, const uint64_t *m1, uint64_t minv1,
                               size_t bits, size_t n, size_t L) {
@@ -359,7 +365,7 @@ TABAI_INLINE void safegcd2_ct(uint64_t *r0, const uint64_t *a0, const uint64_t *
     const uint64_t *a[2] = {a0, a1}, *m[2] = {m0, m1}, minv[2] = {minv0, minv1};
     int64_t h[2] = {1, 1};
     for (int j = 0; j < 2; j++) start62(f[j], g[j], d[j], e[j], mm[j], a[j], m[j], n, L);
-    const size_t batches = (hd_bound(bits) + CT_BATCH - 1) / CT_BATCH;
+    const size_t batches = (hd_bound(bits) + 61) / 62;
     for (size_t i = 0; i < batches; i++) {
         s62_mat t[2];
         uint64_t lf[2], lg[2];
@@ -367,7 +373,7 @@ TABAI_INLINE void safegcd2_ct(uint64_t *r0, const uint64_t *a0, const uint64_t *
             lf[j] = (uint64_t)f[j][0] | ((uint64_t)f[j][1] << 62);
             lg[j] = (uint64_t)g[j][0] | ((uint64_t)g[j][1] << 62);
         }
-        divsteps60x2_ct(h, lf, lg, t);
+        divsteps62x2_ct(h, lf, lg, t);
         for (int j = 0; j < 2; j++) {
             update_de(d[j], e[j], &t[j], mm[j], minv[j], L);
             update_fg(f[j], g[j], &t[j], L);

@@ -32,7 +32,8 @@ static void extra_operand(uint64_t *a, const uint64_t *m, size_t n, size_t bits,
         for (size_t i = 0; i + 1 < bits; i++)
             if (i < s || i >= s + len) a[i / 64] |= (uint64_t)1 << (i % 64);
         break;
-    default: /* m - 2^s */
+    default: /* m - 2^s: for s >= 31, one swap then 30 halvings, the packed f row of the
+              * constant-time steps at its largest (safegcd.c) */
         a[s / 64] = (uint64_t)1 << (s % 64);
         tabai_sub_n(a, m, a, n);
         break;
