@@ -2,10 +2,11 @@
  * ent = tab[idx_l] in every lane l. Every entry is loaded in full; each lane keeps the digits
  * of the entry i where i == idx_l by a mask from a vector compare (vpcmpeqq) and a blend
  * (vpblendvb), whose latency does not depend on the mask. Up to six digit vectors stay in
- * registers while the entries stream past (one pass and one compare an entry for the curves'
- * tables, whose entries are two to five vectors). Compiled with -mavx2 only (src/CMakeLists.txt);
- * used by the curves' k G on the width-7 table at tier avx2 (src/ec/curve_impl.h), where
- * the AVX-512F scan is not available. */
+ * registers while the entries stream past (one pass and one compare an entry for the
+ * curves' tables, whose entries are two to five vectors). Compiled with -mavx2 only
+ * (src/CMakeLists.txt); used by the curves' k P from tier avx2 up and their k G on the
+ * width-7 table at tier avx2, where the AVX-512F scan is not available
+ * (src/ec/curve_impl.h). */
 #include <immintrin.h>
 
 #include "../cpu/mbtypes.h"

@@ -58,15 +58,15 @@ typedef struct {
 /* One hddivstep on (z, f, g) and the packed rows fr = (u, v), gr = (q, r), constant time,
  * with z = (-h - 1) / 2 in place of h (h > 0 exactly when z < 0): h' = h + 2 is z' = z - 1
  * and the swap's h' = 2 - h is z' = -z - 2 = ~z - 1. Each new value comes from the old ones
- * only: on the swap's condition (h > 0, g odd) f' = g and fr' = gr (else fr' = fr; the caller
- * doubles fr) by
- * masked selects, and g' = (g + x) / 2 with x = -f when h > 0 and f otherwise, added when
- * g is odd; gr' = gr + (fr or -fr) alike. */
+ * only: on the swap's condition (h > 0, g odd) f' = g and fr' = gr (else fr' = fr; the
+ * caller doubles fr) by selects, and g' = (g + x) / 2 with x = -f when h > 0 and f
+ * otherwise, added when g is odd; gr' = gr + (fr or -fr) alike. */
 #if defined(__x86_64__)
 /* The step in x86-64 assembly: the selects by cmov on the flags of two tests (g's parity;
- * the swap's condition, bit 0 of g & pos), no masks formed: 20 ALU operations where the
- * compiler's mask form took 26 (the step is bound by the four integer ALUs, not by its
- * chain of about five). cmov's latency does not depend on its condition. */
+ * the swap's condition, bit 0 of g & pos), no masks formed: 19 integer operations and the
+ * caller's doubling, where the compiler's code for the mask form below took 26 (the step is
+ * bound by the four integer ALUs, not by its chain of about five). cmov's latency does not
+ * depend on its condition. */
 #define DIVSTEP_CT(z, f, g, fr, gr)                                                                \
     do {                                                                                           \
         uint64_t p_, x_, y_, s_, t_;                                                               \
