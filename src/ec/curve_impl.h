@@ -281,6 +281,9 @@ static inline void EC_FN(point_cneg)(tabai_ec_point *r, uint64_t neg) {
 }
 
 static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
+#ifdef EC_DBL_W
+static inline void EC_FN(jdbl_w_ct)(tabai_ec_point *r);
+#endif
 static void EC_FN(jdblu)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p);
 static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                         const tabai_ec_point *q, int q_affine, const uint64_t *zg, uint64_t *zr);
@@ -545,9 +548,17 @@ static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point
 }
 
 /* r = 32 r in Jacobian coordinates, constant time: five doublings of jdbl_ct (4M + 4S,
- * 3M + 4S for a = 0; exception-free on a prime-order curve, Z = 0 stays 0). */
+ * 3M + 4S for a = 0; exception-free on a prime-order curve, Z = 0 stays 0), or, where the
+ * instance defines EC_DBL_W (measured faster there: src/ec/README.md), of jdbl_w_ct with Y
+ * held doubled between one sum before them and one halving after. */
 static inline void EC_FN(jdbl5_ct)(tabai_ec_point *r) {
+#ifdef EC_DBL_W
+    F_ADDL(r->y, r->y, r->y); /* W = 2 Y: only a factor of the first doubling */
+    for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_w_ct)(r);
+    F_HALF(r->y, r->y);
+#else
     for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
+#endif
 }
 
 /* r = the Jacobian p as projective (X Z : Y : Z^3), 2M + 1S, constant time; infinity (Z = 0)
@@ -764,7 +775,8 @@ static void EC_FN(mul_base7_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, cons
 /* r = 2 p in Jacobian coordinates without a branch (r may alias p): for a Z = 0 input the
  * output has Z = 0; no other input is exceptional (a point of order 2 would need y = 0, and
  * the curves have prime order). */
-TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p) {
+TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p,
+                                   const int w) {
     EC_FN(fe) s, d, s2, al, fb, g;
     /* dbl-2001-b (a = -3) and dbl-2009-l (a = 0) of the Explicit-Formulas Database,
      * rearranged around S = 2 Y as OpenSSL's ecp_nistz256 doubling is (S. Gueron and
@@ -774,22 +786,25 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
      * additions and a halving, where the database's 3M + 5S (2M + 5S) take fourteen
      * additions: a square traded for a product and four additions, faster here. The sums
      * and differences that are only factors or a subtrahend are lazy (F_ADDL, F_SUBL:
-     * P-521's skip their carry). */
-    F_ADDL(s, p->y, p->y);
+     * P-521's skip their carry). With w (a constant; pu NULL), p's and r's Y are held
+     * doubled, W = 2 Y: W is S, and W3 = 2 Y3 = alpha (2 (fb - X3)) - (S^2)^2, so that the
+     * doubling neither makes S nor halves (S^2)^2 and doubles fb - X3 instead. */
+    const uint64_t *sy = p->y; /* S */
+    if (!w) F_ADDL(s, p->y, p->y), sy = s;
 #if !EC_AZERO
     F_SQR(d, p->z);
-    F_SQR(s2, s);
+    F_SQR(s2, sy);
 #ifdef EC_DBL_Z_SQR
     { /* S^2 and Z^2 are at hand: 3M + 5S */
         EC_FN(fe) zt;
-        F_ADDL(zt, s, p->z);
+        F_ADDL(zt, sy, p->z);
         F_SQR(zt, zt);
         F_SUB(zt, zt, s2);
         F_SUB(zt, zt, d);
         F_HALF(r->z, zt);
     }
 #else
-    F_MUL(r->z, s, p->z);
+    F_MUL(r->z, sy, p->z);
 #endif
     F_SUBL(al, p->x, d);
     F_ADDL(d, p->x, d);
@@ -797,14 +812,14 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
     F_MUL(al, al, d);
 #else
     F_SQR(al, p->x);
-    F_SQR(s2, s);
-    F_MUL(r->z, s, p->z);
+    F_SQR(s2, sy);
+    F_MUL(r->z, sy, p->z);
     F_MUL(fb, s2, p->x);
 #endif
     F_SQR(g, s2);
     F_ADDL(d, al, al);
     F_ADDL(al, d, al); /* 3 alpha: a lazy sum of three */
-    F_HALF(g, g);
+    if (!w) F_HALF(g, g);
     if (pu) { /* p with Z3 = S Z: (X S^2, Y S^3) = (fb, g) */
         EC_FN(cpy)(pu->x, fb);
         EC_FN(cpy)(pu->y, g);
@@ -813,18 +828,24 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
     F_SQR(s, al);
     F_ADDL(d, fb, fb);
     F_SUB(r->x, s, d);
-    F_SUBL(fb, fb, r->x);
+    if (w) F_SUB(fb, fb, r->x), F_ADDL(fb, fb, fb); /* 2 (fb - X3) */
+    else F_SUBL(fb, fb, r->x);
     F_MUL(fb, al, fb);
     F_SUB(r->y, fb, g);
     if (pu) EC_FN(cpy)(pu->z, r->z);
 }
 static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
-    EC_FN(jdbl_core)(r, NULL, p);
+    EC_FN(jdbl_core)(r, NULL, p, 0);
 }
+#ifdef EC_DBL_W
+/* r = 2 r with r's Y held doubled, W = 2 Y in and W3 = 2 Y3 out (jdbl5_ct's windows: one
+ * sum before five doublings and one halving after them), constant time */
+static inline void EC_FN(jdbl_w_ct)(tabai_ec_point *r) { EC_FN(jdbl_core)(r, NULL, r, 1); }
+#endif
 /* r = 2 p and pu = p with r's Z (co-Z, DBLU: the doubling's own fb and g), for a finite p,
  * public (the tables); pu must not alias r or p */
 static void EC_FN(jdblu)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p) {
-    EC_FN(jdbl_core)(r, pu, p);
+    EC_FN(jdbl_core)(r, pu, p, 0);
 }
 
 static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {

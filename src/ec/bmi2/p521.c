@@ -10,6 +10,7 @@
 #define EC_N 9
 #define EC_AZERO 0
 #define EC_GLV 0
+#define EC_DBL_W 1 /* jdbl5_ct with Y held doubled (curve_impl.h): faster here, not at generic */
 #define EC_P P521_P
 #define EC_FN(name) p521_bmi2_##name
 #define FE_MUL(r, a, b) p521_r58_mul_bmi2(r, a, b)
