@@ -1,8 +1,8 @@
 /* P-521's point code at the generic tier: curve_impl.h over the field of p521_field.h, radix
  * 2^58 with the Mersenne fold inside the product's columns, portable C (the bmi2 tier's
- * instance, bmi2/p521.c, takes the mulx product and square of bmi2/p521_mul.h). The points and elements of the context
- * (plain residues in 64-bit words, "Montgomery form" with R = 1) are converted at the
- * instance's entry and exit. */
+ * instance, bmi2/p521.c, takes the mulx product and square of bmi2/p521_mul.h). The points
+ * and elements of the context (plain residues in 64-bit words, "Montgomery form" with
+ * R = 1) are converted at the instance's entry and exit. */
 #include "ec.h"
 #include "p521_field.h"
 

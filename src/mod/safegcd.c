@@ -53,7 +53,6 @@ typedef struct {
  * and doubled when unpacked; the g row's y is odd (1 at the start, changed by the f row's
  * even y), so its |x| < 2^31 and the sign extension of the low half recovers x. */
 #define CT_STEPS 31
-#define CT_BATCH (2 * CT_STEPS)
 
 /* One hddivstep on (z, f, g) and the packed rows fr = (u, v), gr = (q, r), constant time,
  * with z = (-h - 1) / 2 in place of h (h > 0 exactly when z < 0): h' = h + 2 is z' = z - 1
@@ -292,6 +291,9 @@ static size_t hd_bound(size_t bits) {
     return (3787 * bits + 2166) / 1644;
 }
 
+/* The batches of 62 steps that cover hd_bound(bits) */
+static size_t hd_batches(size_t bits) { return (hd_bound(bits) + 61) / 62; }
+
 /* Returns, for vartime only, 1 if gcd(a, m) = 1 (f = +-1 at the end), 0 if not, -1 if g
  * did not reach 0 within three times the bound's batches (beyond the sizes the bound was
  * checked for). */
@@ -300,7 +302,7 @@ TABAI_INLINE int safegcd(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
     int64_t f[S62_MAX], g[S62_MAX], d[S62_MAX], e[S62_MAX], mm[S62_MAX];
     start62(f, g, d, e, mm, a, m, n, L);
     int64_t h = 1;
-    const size_t bound = (hd_bound(bits) + 61) / 62, batches = vartime ? 3 * bound : bound;
+    const size_t bound = hd_batches(bits), batches = vartime ? 3 * bound : bound;
     for (size_t i = 0; i < batches; i++) {
         s62_mat t;
         if (vartime) {
@@ -365,7 +367,7 @@ TABAI_INLINE void safegcd2_ct(uint64_t *r0, const uint64_t *a0, const uint64_t *
     const uint64_t *a[2] = {a0, a1}, *m[2] = {m0, m1}, minv[2] = {minv0, minv1};
     int64_t h[2] = {1, 1};
     for (int j = 0; j < 2; j++) start62(f[j], g[j], d[j], e[j], mm[j], a[j], m[j], n, L);
-    const size_t batches = (hd_bound(bits) + 61) / 62;
+    const size_t batches = hd_batches(bits);
     for (size_t i = 0; i < batches; i++) {
         s62_mat t[2];
         uint64_t lf[2], lg[2];
