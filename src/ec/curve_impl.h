@@ -22,6 +22,11 @@
  *                      ((S + Z)^2 - S^2 - Z^2) / 2, a square, two differences and a halving
  *                      for a product, where the product costs far more than the square
  *                      (P-521; S + Z is a lazy sum of a lazy sum, as 3 alpha is)
+ *   EC_DBL_Z3_EARLY    optional: the doubling's Z3 = S Z right after S^2, not beside its last
+ *                      product (the default, faster on P-256 and P-384, slower on P-521)
+ *   FE_MUL_SUB(r, a, b, c), FE_SQR_SUB2(r, a, b), FE_TRIPLE(r, a)
+ *                      optional: r = a b R^-1 - c, a^2 R^-1 - 2 b, 3 a mod p, fused (the
+ *                      doubling's Y3, X3 and 3 alpha; default: the operations above in turn)
  *   FE_IN(r, a), FE_OUT(r, a), FE_IS_ZERO(a)
  *                      optional: the field operations work on a representation of their own
  *                      (P-521's radix 2^58): FE_IN takes an element of the context's form
@@ -778,6 +783,9 @@ static void EC_FN(mul_base7_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, cons
 TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p,
                                    const int w) {
     EC_FN(fe) s, d, s2, al, fb, g;
+#ifndef FE_SQR_SUB2
+    EC_FN(fe) g2;
+#endif
     /* dbl-2001-b (a = -3) and dbl-2009-l (a = 0) of the Explicit-Formulas Database,
      * rearranged around S = 2 Y as OpenSSL's ecp_nistz256 doubling is (S. Gueron and
      * V. Krasnov, "Fast prime field elliptic curve cryptography with 256-bit primes", 2015):
@@ -803,7 +811,7 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
         F_SUB(zt, zt, d);
         F_HALF(r->z, zt);
     }
-#else
+#elif defined(EC_DBL_Z3_EARLY)
     F_MUL(r->z, sy, p->z);
 #endif
     F_SUBL(al, p->x, d);
@@ -813,25 +821,44 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
 #else
     F_SQR(al, p->x);
     F_SQR(s2, sy);
+#ifdef EC_DBL_Z3_EARLY
     F_MUL(r->z, sy, p->z);
+#endif
     F_MUL(fb, s2, p->x);
 #endif
     F_SQR(g, s2);
+#ifdef FE_TRIPLE
+    FE_TRIPLE(al, al);
+#else
     F_ADDL(d, al, al);
     F_ADDL(al, d, al); /* 3 alpha: a lazy sum of three */
+#endif
     if (!w) F_HALF(g, g);
     if (pu) { /* p with Z3 = S Z: (X S^2, Y S^3) = (fb, g) */
         EC_FN(cpy)(pu->x, fb);
         EC_FN(cpy)(pu->y, g);
     }
     /* X3 = alpha^2 - 2 fb, Y3 = alpha (fb - X3) - g */
-    F_SQR(s, al);
+#ifdef FE_SQR_SUB2
+    FE_SQR_SUB2(r->x, al, fb);
+#else
+    F_SQR(g2, al);     /* not into s: S is Z3's factor below */
     F_ADDL(d, fb, fb);
-    F_SUB(r->x, s, d);
+    F_SUB(r->x, g2, d);
+#endif
     if (w) F_SUB(fb, fb, r->x), F_ADDL(fb, fb, fb); /* 2 (fb - X3) */
     else F_SUBL(fb, fb, r->x);
+#if !defined(EC_DBL_Z_SQR) && !defined(EC_DBL_Z3_EARLY)
+    /* Z3 here, beside the last product, where it overlaps the chain of X3 and Y3 (placed
+     * before alpha it was slower: src/ec/README.md); r may alias p, whose Z is read above */
+    F_MUL(r->z, sy, p->z);
+#endif
+#ifdef FE_MUL_SUB
+    FE_MUL_SUB(r->y, al, fb, g);
+#else
     F_MUL(fb, al, fb);
     F_SUB(r->y, fb, g);
+#endif
     if (pu) EC_FN(cpy)(pu->z, r->z);
 }
 static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {

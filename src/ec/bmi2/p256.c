@@ -5,12 +5,16 @@
 #define EC_N 4
 #define EC_AZERO 0
 #define EC_GLV 0
+
 #define EC_P P256_P
 #define EC_FN(name) p256_bmi2_##name
 #define FE_MUL(r, a, b) p256_mont_mul_bmi2(r, a, b)
 #define FE_SQR(r, a) p256_mont_sqr_bmi2(r, a)
 #define FE_ADD(r, a, b) fe4_add_bmi2(r, a, b, P256_P)
 #define FE_SUB(r, a, b) fe4_sub_bmi2(r, a, b, P256_P)
+#define FE_TRIPLE(r, a) p256_triple_bmi2(r, a)
+#define FE_SQR_SUB2(r, a, b) p256_mont_sqr_sub2_bmi2(r, a, b)
+#define FE_MUL_SUB(r, a, b, c) p256_mont_mul_sub_bmi2(r, a, b, c)
 #define EC_IMPL_NAME tabai_ec_impl_p256_bmi2
 /* the same with k G by the width-7 table and the AVX-512F scan (tiers avx512, ifma) */
 #define EC_IMPL7_NAME tabai_ec_impl_p256_avx512

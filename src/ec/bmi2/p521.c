@@ -10,6 +10,7 @@
 #define EC_N 9
 #define EC_AZERO 0
 #define EC_GLV 0
+#define EC_DBL_Z3_EARLY 1 /* Z3 before alpha (curve_impl.h): the later place was slower here */
 #define EC_DBL_W 1 /* jdbl5_ct with Y held doubled (curve_impl.h): faster here, not at generic */
 #define EC_P P521_P
 #define EC_FN(name) p521_bmi2_##name
