@@ -24,6 +24,8 @@
  *                      (P-521; S + Z is a lazy sum of a lazy sum, as 3 alpha is)
  *   EC_DBL_Z3_EARLY    optional: the doubling's Z3 = S Z right after S^2, not beside its last
  *                      product (the default, faster on P-256 and P-384, slower on P-521)
+ *   EC_MADD_Z3_LATE    optional: the incomplete mixed addition's Z3 = Z1 H beside its last
+ *                      product, not before X3 (faster on P-384's k G, not on the others)
  *   FE_MUL_SUB(r, a, b, c), FE_SQR_SUB2(r, a, b), FE_TRIPLE(r, a)
  *                      optional: r = a b R^-1 - c, a^2 R^-1 - 2 b, 3 a mod p, fused (the
  *                      doubling's Y3, X3 and 3 alpha; default: the operations above in turn)
@@ -541,11 +543,16 @@ static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point
     F_SQR(X3, r);
     F_MUL(hhh, h, hh);
     F_MUL(v, acc->x, hh);
+#ifndef EC_MADD_Z3_LATE
     F_MUL(Z3, acc->z, h);
+#endif
     F_SUB(X3, X3, hhh);
     F_ADDL(w, v, v);
     F_SUB(X3, X3, w);
     F_SUBL(w, v, X3);
+#ifdef EC_MADD_Z3_LATE
+    F_MUL(Z3, acc->z, h);
+#endif
     F_MUL(Y3, r, w);
     F_MUL(w, acc->y, hhh);
     F_SUB(Y3, Y3, w);

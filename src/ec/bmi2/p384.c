@@ -6,6 +6,7 @@
 #define EC_N 6
 #define EC_AZERO 0
 #define EC_GLV 0
+#define EC_MADD_Z3_LATE 1 /* k G's Z3 = Z1 H late (curve_impl.h): faster here only */
 #define EC_DBL_W 1 /* jdbl5_ct with Y held doubled (curve_impl.h): faster here, not at generic */
 #define EC_P P384_P
 #define EC_FN(name) p384_bmi2_##name
