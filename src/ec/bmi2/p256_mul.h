@@ -1,5 +1,6 @@
-/* P-256 Montgomery product and square with mulx/adcx/adox (inline assembly; built only in
- * this folder, with -mbmi2 -madx): the plain product or square into eight limbs, then the
+/* P-256 Montgomery product and square with mulx/adcx/adox, and the bmi2 instance's fused
+ * operations at the end (inline assembly; built only in this folder, with -mbmi2 -madx):
+ * the plain product or square into eight limbs, then the
  * reduction steps of p256_field.h on its low half (-p^-1 = 1 mod 2^64, so the multiplier m
  * is the low limb, and m p needs no mulx: p's limbs are 2^64 - 1, 2^32 - 1, 0 and
  * 2^64 - 2^32 + 1), the high half added (the sum is below 2p) and p subtracted under the
@@ -78,9 +79,9 @@
     "adoxq %[a2], %[" A4 "]\n\t"                                                                   \
     "adcq $0, %[" A4 "]\n\t"
 
-/* w = a b R^-1 mod p (in registers) for a, b < p: the plain product by rows (b's limbs in rdx, a's from
- * memory through %[a0], b's address in %[a3]), then P256_REDUCE_WIDE.
- * Twelve registers besides rdx: the inputs are read through the two pointer registers under
+/* w = a b R^-1 mod p (w in registers) for a, b < p: the plain product by rows (b's limbs in
+ * rdx, a's from memory through %[a0], b's address in %[a3]), then P256_REDUCE_WIDE. Twelve
+ * registers besides rdx: the inputs are read through the two pointer registers under
  * a "memory" clobber, as "m" operands would each take one more register for their address
  * (too many with a frame pointer). Chosen over rows interleaved with the steps (CIOS), which
  * chained each step's carry into the next row: on Zen 4 a chain of dependent products took
@@ -117,8 +118,8 @@ TABAI_INLINE void p256_mont_mul_w(uint64_t w[4], const uint64_t *a, const uint64
     w[0] = t0, w[1] = t1, w[2] = t2, w[3] = t3;
 }
 
-/* w = a^2 R^-1 mod p (in registers) for a < p: the square (FE4_SQR_WIDE, a's limbs in registers), then
- * P256_REDUCE_WIDE. Twelve registers besides rdx, so it builds with a frame
+/* w = a^2 R^-1 mod p (w in registers) for a < p: the square (FE4_SQR_WIDE, a's limbs in
+ * registers), then P256_REDUCE_WIDE. Twelve registers besides rdx, so it builds with a frame
  * pointer and with clang too. */
 TABAI_INLINE void p256_mont_sqr_w(uint64_t w[4], const uint64_t *a) {
     uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], t0, t1, t2, t3, t4, t5, t6, t7;
@@ -132,8 +133,8 @@ TABAI_INLINE void p256_mont_sqr_w(uint64_t w[4], const uint64_t *a) {
     w[0] = t0, w[1] = t1, w[2] = t2, w[3] = t3;
 }
 
-/* w = w - b mod p for w, b < p (w in registers, b in memory): the difference, then p added under the borrow's mask M with p's limbs formed from it
- * (M, M >> 32, 0, (M << 32) - M) */
+/* w = w - b mod p for w, b < p (w in registers, b in memory): the difference, then p added
+ * under the borrow's mask M with p's limbs formed from it (M, M >> 32, 0, (M << 32) - M) */
 TABAI_INLINE void p256_sub_w(uint64_t w[4], const uint64_t *b) {
     uint64_t t0 = w[0], t1 = w[1], t2 = w[2], t3 = w[3], m, u1, u3;
     __asm__("subq %[b0], %[t0]\n\t"
@@ -157,8 +158,9 @@ TABAI_INLINE void p256_sub_w(uint64_t w[4], const uint64_t *b) {
     w[0] = t0, w[1] = t1, w[2] = t2, w[3] = t3;
 }
 
-/* w = w + b mod p for w, b < p (w in registers, b in memory): the sum and its carry, p subtracted from copies (p's limbs as immediates and two registers), the
- * sum kept on the borrow (cmov) */
+/* w = w + b mod p for w, b < p (w in registers, b in memory): the sum and its carry, p
+ * subtracted from copies (p's limbs as immediates and two registers), the sum kept on the
+ * borrow (cmov) */
 TABAI_INLINE void p256_add_w(uint64_t w[4], const uint64_t *b) {
     uint64_t t0 = w[0], t1 = w[1], t2 = w[2], t3 = w[3], s0, s1, s2, s3, c;
     __asm__("xorl %k[c], %k[c]\n\t"
