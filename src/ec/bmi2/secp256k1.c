@@ -8,7 +8,7 @@
 #define EC_P K256_P
 #define EC_FN(name) k256_bmi2_##name
 #define FE_MUL(r, a, b) k256_mont_mul_bmi2(r, a, b)
-#define FE_SQR(r, a) k256_mont_mul_bmi2(r, a, a)
+#define FE_SQR(r, a) k256_mont_sqr_bmi2(r, a)
 #define FE_ADD(r, a, b) fe4_add_bmi2(r, a, b, K256_P)
 #define FE_SUB(r, a, b) fe4_sub_bmi2(r, a, b, K256_P)
 #define EC_IMPL_NAME tabai_ec_impl_secp256k1_bmi2
