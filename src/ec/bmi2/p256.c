@@ -10,7 +10,7 @@
 #define FE_MUL(r, a, b) p256_mont_mul_bmi2(r, a, b)
 #define FE_SQR(r, a) p256_mont_sqr_bmi2(r, a)
 #define FE_ADD(r, a, b) fe4_add_bmi2(r, a, b, P256_P)
-#define FE_SUB(r, a, b) fe4_sub_bmi2(r, a, b, P256_P)
+#define FE_SUB(r, a, b) p256_sub_bmi2(r, a, b)
 #define FE_TRIPLE(r, a) p256_triple_bmi2(r, a)
 #define FE_SQR_SUB2(r, a, b) p256_mont_sqr_sub2_bmi2(r, a, b)
 #define FE_MUL_SUB(r, a, b, c) p256_mont_mul_sub_bmi2(r, a, b, c)

@@ -190,8 +190,8 @@ TABAI_INLINE void p256_add_w(uint64_t w[4], const uint64_t *b) {
     w[0] = t0, w[1] = t1, w[2] = t2, w[3] = t3;
 }
 
-/* The field operations of the bmi2 instance (curve_impl.h's FE_MUL, FE_SQR and its fused
- * FE_MUL_SUB, FE_SQR_SUB2, FE_TRIPLE): a fused one keeps the product, square or sum in
+/* The field operations of the bmi2 instance (curve_impl.h's FE_MUL, FE_SQR, FE_SUB and the
+ * fused FE_MUL_SUB, FE_SQR_SUB2, FE_TRIPLE): a fused one keeps the product, square or sum in
  * registers for the next step, one store and reload of four limbs less (and P-256's limbs as
  * immediates or formed from the borrow's mask, no load of p), which made the doubling about
  * 4% faster (src/ec/README.md). Inputs below p, results below p; r may alias any input. */
@@ -221,6 +221,12 @@ TABAI_INLINE void p256_mont_sqr_sub2_bmi2(uint64_t *r, const uint64_t *a, const 
     uint64_t w[4];
     p256_mont_sqr_w(w, a);
     p256_sub_w(w, b);
+    p256_sub_w(w, b);
+    p256_store(r, w);
+}
+/* r = a - b mod p */
+TABAI_INLINE void p256_sub_bmi2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t w[4] = {a[0], a[1], a[2], a[3]};
     p256_sub_w(w, b);
     p256_store(r, w);
 }
