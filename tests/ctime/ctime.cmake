@@ -2,6 +2,8 @@
 # tests/c/CMakeLists.txt. Labels "ctime;nosan" (`make ctime` runs them; `make asan` skips them).
 #   ctime.generic  test_ctime --tier generic under memcheck: secrets undefined, any secret-
 #   ctime.bmi2     dependent branch or address fails (--error-exitcode); results vs GMP
+#   ctime.avx2     (avx2: the curves' k G and k P with the AVX2 table scans; skipped, 77,
+#                  where the CPU, as valgrind reports it, has no AVX2)
 #   ctime.leaky    the deliberately leaky functions: must end with exactly valgrind's code
 # The program links tabai_ctime: the library's release objects, except the sources that call
 # tabai_declassify (directly or through tabai_reduced_public), which are built once more with
@@ -13,7 +15,7 @@
 # again). The release objects have no debug information: memcheck's reports name their
 # functions, not their lines.
 # Skipped (77) without valgrind or valgrind/memcheck.h; not built at all in sanitizer or VERIFY builds.
-set(TABAI_CTIME_TESTS ctime.generic ctime.bmi2 ctime.leaky)
+set(TABAI_CTIME_TESTS ctime.generic ctime.bmi2 ctime.avx2 ctime.leaky)
 set(TABAI_CTIME_EXIT 42)
 
 if(TABAI_SANITIZE OR TABAI_VERIFY)
@@ -93,7 +95,7 @@ target_compile_options(test_ctime PRIVATE -gdwarf-4)
 
 set(_ctime_vg ${VALGRIND_EXECUTABLE} --tool=memcheck --error-exitcode=${TABAI_CTIME_EXIT}
   --leak-check=no -q)
-foreach(tier generic bmi2)
+foreach(tier generic bmi2 avx2)
   add_test(NAME ctime.${tier} COMMAND ${_ctime_vg} $<TARGET_FILE:test_ctime> --tier ${tier})
   set_tests_properties(ctime.${tier} PROPERTIES ENVIRONMENT "TABAI_CPU=${tier}"
     SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "ctime;nosan")
