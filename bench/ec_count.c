@@ -4,7 +4,8 @@
  * counted, and their instances renamed; so the counts are those of the scalar
  * multiplications the library runs (not of point.c's reference code). The 4-limb and 6-limb
  * curves get the width-7 k G instance too (EC_IMPL7_AVX2_NAME), as the tiers from avx2 run,
- * and P-521 its bmi2 instance (src/ec/bmi2/p521.c), whose doubling differs. */
+ * P-521 its bmi2 instance (src/ec/bmi2/p521.c), whose doubling differs, and P-256 its bmi2
+ * instance (src/ec/bmi2/p256.c), whose k P differs. */
 #include "ec_count.h"
 
 #include "ec/field.h"
@@ -59,10 +60,25 @@ static void count_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t
 #define tabai_ec_impl_p521_bmi2_avx2 tabai_ec_count_p521_bmi2_avx2
 #include "ec/bmi2/p521.c"
 
+/* P-256's bmi2 instance (k P by doubling-additions, EC_MUL_DA), its products and squares
+ * counted: its own inline assembly, run only where the tier has BMI2 */
+#include "ec/bmi2/p256_mul.h"
+#define p256_mont_mul_bmi2(r, a, b) COUNT_MUL(p256_mont_mul_bmi2(r, a, b))
+#define p256_mont_sqr_bmi2(r, a) COUNT_SQR(p256_mont_sqr_bmi2(r, a))
+#define p256_mont_mul_sub_bmi2(r, a, b, c) COUNT_MUL(p256_mont_mul_sub_bmi2(r, a, b, c))
+#define p256_mont_sqr_sub2_bmi2(r, a, b) COUNT_SQR(p256_mont_sqr_sub2_bmi2(r, a, b))
+#define tabai_ec_impl_p256_bmi2 tabai_ec_count_p256_bmi2
+#define tabai_ec_impl_p256_avx512 tabai_ec_count_p256_bmi2_7
+#define tabai_ec_impl_p256_avx2 tabai_ec_count_p256_bmi2_7avx2
+#include "ec/bmi2/p256.c"
+
 const tabai_ec_impl *tabai_ec_count_impl(tabai_curve c, int tier) {
     const int w7 = tier >= TABAI_TIER_AVX2;
     switch (c) {
-    case TABAI_CURVE_P256: return w7 ? &tabai_ec_count_p256_7 : &tabai_ec_count_p256;
+    case TABAI_CURVE_P256:
+        return w7                        ? &tabai_ec_count_p256_bmi2_7avx2
+               : tier >= TABAI_TIER_BMI2 ? &tabai_ec_count_p256_bmi2
+                                         : &tabai_ec_count_p256;
     case TABAI_CURVE_SECP256K1: return w7 ? &tabai_ec_count_secp256k1_7 : &tabai_ec_count_secp256k1;
     case TABAI_CURVE_P384: return w7 ? &tabai_ec_count_p384_7 : &tabai_ec_count_p384;
     case TABAI_CURVE_P521:

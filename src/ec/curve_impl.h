@@ -24,6 +24,9 @@
  *                      (P-521; S + Z is a lazy sum of a lazy sum, as 3 alpha is)
  *   EC_DBL_Z3_EARLY    optional: the doubling's Z3 = S Z right after S^2, not beside its last
  *                      product (the default, faster on P-256 and P-384, slower on P-521)
+ *   EC_MUL_DA          optional: k P's windows but the last end in a doubling-addition
+ *                      (jdadd_inc, 13M + 5S) instead of a doubling and an addition (12M +
+ *                      7S): faster on P-256 from tier bmi2, not on the others
  *   EC_MADD_Z3_LATE    optional: the incomplete mixed addition's Z3 = Z1 H beside its last
  *                      product, not before X3 (faster on P-384's k G, not on the others)
  *   FE_MUL_SUB(r, a, b, c), FE_SQR_SUB2(r, a, b), FE_TRIPLE(r, a)
@@ -384,6 +387,7 @@ static void EC_FN(coz_chain_affine)(const tabai_ec_ctx *x, tabai_ec_point *t, in
     EC_FN(affine_coz)(x, t, zr, n, also);
 }
 
+#if EC_GLV
 /* tab[j] = (j + 1) p in affine coordinates (x, y; z unused), j < 16, for a finite p: the
  * table of mul. p is public (the peer's key), so the multiples are made in variable time by
  * co-Z additions (Longa, Miri, "New composite operations and precomputation scheme for
@@ -399,9 +403,25 @@ static void EC_FN(aff_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const t
     tab[0] = pu;
 }
 
+#else
+/* tab[j] = (2 j + 1) p in affine coordinates (x, y; z unused), j < 16, for a finite p: the
+ * table of odd multiples of mul, made as aff_table's (Longa, Miri, PKC 2008, whose
+ * precomputation is of these): 2 p by jdblu, which leaves p with 2 p's Z, then
+ * (2 j + 1) p = 2 p + (2 j - 1) p by zaddu, which leaves 2 p with the sum's Z (no exceptional
+ * case: 2 p = +-(2 j - 1) p only for 2 j - 1 = +-2 mod q), and one inversion for all. */
+static void EC_FN(aff_table_odd)(const tabai_ec_ctx *x, tabai_ec_point *tab,
+                                 const tabai_ec_point *p) {
+    tabai_ec_point d2;
+    EC_FN(jdblu)(&d2, &tab[0], p);
+    EC_FN(coz_chain_affine)(x, tab, TABAI_EC_TAB, &d2, NULL);
+}
+
+#endif
+
 /* The table of mul packed for a vector scan (tabai_mb_scan_fn's contract, four lanes of one
- * index): entry i = 0..16 of EC_AW words holds x || y of i p and zero words after them (EC_AW:
- * 2 EC_N rounded up to whole vectors of four); entry 0 (no addition) is zero. */
+ * index): entry i = 1..16 of EC_AW words holds x || y of tab[i - 1] (i p, or (2 i - 1) p for
+ * the odd multiples) and zero words after them (EC_AW: 2 EC_N rounded up to whole vectors of
+ * four); entry 0 (a GLV window's digit 0, no addition) is zero. */
 #define EC_AW (((2 * EC_N + 3) / 4) * 4)
 static void EC_FN(pack_aff)(uint64_t *pt, const tabai_ec_point *tab) {
     memset(pt, 0, (TABAI_EC_TAB + 1) * EC_AW * sizeof *pt);
@@ -530,9 +550,10 @@ static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *ac
  * (x, y, 1) and acc kept when abs = 0, by masks; acc = -t gives Z3 = 0, infinity, as it
  * should. acc = t (H = r = 0) is wrong: mul_base_w shows that k G's windows never meet it,
  * mul_scan that k P's windows other than the last never meet acc = +-t. Constant time. */
-static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
-                                           const tabai_ec_point *t, uint64_t abs) {
-    EC_FN(fe) zz, u2, s2, h, r, hh, hhh, v, w, X3, Y3, Z3;
+static inline void EC_FN(jmadd_inc_core)(const tabai_ec_point *acc, const tabai_ec_point *t,
+                                         uint64_t *X3, uint64_t *Y3, uint64_t *Z3, uint64_t *ax,
+                                         uint64_t *ay) {
+    EC_FN(fe) zz, u2, s2, h, r, hh, hhh, v, w;
     F_SQR(zz, acc->z);
     F_MUL(u2, t->x, zz);
     F_MUL(s2, acc->z, zz);
@@ -556,8 +577,26 @@ static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point
     F_MUL(Y3, r, w);
     F_MUL(w, acc->y, hhh);
     F_SUB(Y3, Y3, w);
+    if (ax) EC_FN(cpy)(ax, v), EC_FN(cpy)(ay, w); /* acc with Z3: (X1 H^2, Y1 H^3) */
+}
+static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
+                                           const tabai_ec_point *t, uint64_t abs) {
+    EC_FN(fe) X3, Y3, Z3;
+    EC_FN(jmadd_inc_core)(acc, t, X3, Y3, Z3, NULL, NULL);
     EC_FN(jadd_select)(x, acc, t, X3, Y3, Z3, abs);
 }
+#if !EC_GLV && !defined(EC_MUL_DA)
+/* The same without the masks, for an acc that is finite and never +-t (the windows of mul
+ * but the last, whose digits are never zero): acc = acc + t, constant time. */
+static __attribute__((noinline)) void EC_FN(jmadd_inc)(tabai_ec_point *acc,
+                                                       const tabai_ec_point *t) {
+    EC_FN(fe) X3, Y3, Z3;
+    EC_FN(jmadd_inc_core)(acc, t, X3, Y3, Z3, NULL, NULL);
+    EC_FN(cpy)(acc->x, X3);
+    EC_FN(cpy)(acc->y, Y3);
+    EC_FN(cpy)(acc->z, Z3);
+}
+#endif
 
 /* r = 32 r in Jacobian coordinates, constant time: five doublings of jdbl_ct (4M + 4S,
  * 3M + 4S for a = 0; exception-free on a prime-order curve, Z = 0 stays 0), or, where the
@@ -572,6 +611,32 @@ static inline void EC_FN(jdbl5_ct)(tabai_ec_point *r) {
     for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
 #endif
 }
+
+#if !EC_GLV && defined(EC_MUL_DA)
+/* acc = 2 acc + t, as (acc + t) + acc: the incomplete mixed addition leaves acc with the sum's
+ * Z (X1 H^2, Y1 H^3, Z1 H), and the co-Z addition zaddu adds the two (the doubling-addition
+ * of Longa and Miri, PKC 2008): 13M + 5S where a doubling and the addition take 12M + 7S, for
+ * a finite acc with acc != +-t and acc + t != -acc (mul's windows but the last). Constant
+ * time. */
+static __attribute__((noinline)) void EC_FN(jdadd_inc)(tabai_ec_point *acc,
+                                                       const tabai_ec_point *t) {
+    tabai_ec_point sum, a1;
+    EC_FN(fe) zr;
+    EC_FN(jmadd_inc_core)(acc, t, sum.x, sum.y, sum.z, a1.x, a1.y);
+    EC_FN(cpy)(a1.z, sum.z);
+    EC_FN(zaddu)(acc, &a1, &sum, zr);
+}
+/* r = 16 r: jdbl5_ct's doublings but one */
+static inline void EC_FN(jdbl4_ct)(tabai_ec_point *r) {
+#ifdef EC_DBL_W
+    F_ADDL(r->y, r->y, r->y);
+    for (int j = 0; j + 1 < TABAI_EC_W; j++) EC_FN(jdbl_w_ct)(r);
+    F_HALF(r->y, r->y);
+#else
+    for (int j = 0; j + 1 < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
+#endif
+}
+#endif
 
 /* r = the Jacobian p as projective (X Z : Y : Z^3), 2M + 1S, constant time; infinity (Z = 0)
  * as (0 : 1 : 0). r may alias p. */
@@ -629,54 +694,73 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     s1 = s2 = neg = abs = 0;
 }
 #else
-/* k P by signed 5-bit windows (point.c's tabai_ec_mul_ct, inlined field operations), in
- * Jacobian coordinates: the doublings by jdbl5_ct, the entries of the affine table of
- * aff_table read by read_aff with scan and added by the incomplete mixed addition
- * jmadd_inc_masked (8M + 3S), the last window by the unified jmadd_masked (7M + 6S). Constant
- * time in k; p is public (the peer's key).
+/* k P by regular windows of odd digits (tabai_ec_odd_prepare: 5 bits, every digit odd, in
+ * [-31, 31]; point.c's tabai_ec_mul_ct computes the same by signed windows), in Jacobian
+ * coordinates: the doublings by jdbl5_ct, the entries of the table of odd multiples of
+ * aff_table_odd read by read_aff with scan and added by the incomplete mixed addition
+ * jmadd_inc (8M + 3S, no masks: no digit is zero), the last window by the unified
+ * jmadd_masked (7M + 6S). An even k is replaced by q - k, odd, and the result negated at the
+ * end, by masks. Constant time in k; p is public (the peer's key).
  *
  * Why no window but the last meets the incomplete addition's exceptional case, acc = +-t,
- * for 0 <= k < n (every caller; the point API reduces k mod n): Booth's digits d_j in
- * [-16, 16] give k = sum d_j 2^(5 j), and before window i's addition acc = V_i P with
- * V_i = sum_(j > i) d_j 2^(5 (j - i)), a multiple of 32, and t = d_i P with 1 <= |d_i| <= 16
- * (digit 0 keeps acc by a mask). V_i 2^(5 i) = k - sum_(j <= i) d_j 2^(5 j), whose sum is
- * below 16.6 2^(5 i) in size, so 0 <= V_i < n / 32 + 17 for i >= 1, and acc = +-t would need
- * V_i = +-d_i + m n with V_i -+ d_i in (-17, n): m = 0, V_i = +-d_i, not a multiple of 32.
- * V_i = 0 (acc at infinity) takes the entry by a mask. In the last window (i = 0) V_0 = k - d_0
- * can meet d_0 modulo n (k = n - 2 |d_0|, where n mod 32 = |d_0|: P-521's n mod 32 is 9), so
- * that window keeps the unified addition, which has no exceptional case. test_ec checks k P
- * against OpenSSL at k = j 2^(5 i) + e, n - j and the Booth boundaries. */
+ * for 0 <= k < q (every caller; the point API reduces k mod q), and acc is never at infinity:
+ * the scalar used, k' (k or q - k), is odd and 0 < k' <= q, k' = sum d_j 2^(5 j) with odd d_j
+ * in [-31, 31]. Before window i's addition acc = V_i P with V_i = sum_(j > i) d_j 2^(5 (j - i)),
+ * 32 times an odd number (its lowest digit is odd), so never 0, and t = d_i P. V_i 2^(5 i) =
+ * k' - sum_(j <= i) d_j 2^(5 j), whose sum is below 2^(5 i + 5) in size, so |V_i| < q / 32 + 32
+ * for i >= 1, and acc = +-t would need V_i = +-d_i + m q with |V_i -+ d_i| < q: m = 0, an even
+ * V_i equal to an odd +-d_i. V_i = 0 mod q needs |V_i| >= q. The last window (i = 0) keeps the
+ * unified addition, which has no exceptional case (k' = q, for k = 0, ends at infinity there).
+ * test_ec checks k P against OpenSSL at k = j 2^(5 i) + e, q - j and the windows' boundaries. */
 static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
     tabai_ec_point tab[TABAI_EC_TAB], acc, t, pa;
     uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW], ent[EC_AW], idx[4];
+    uint64_t kk[EC_N], W[EC_N + 1];
     if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
         EC_FN(point_inf)(x, r);
         return;
     }
-    TABAI_VERIFY_CHECK(tabai_lt_n(k, x->c->q, EC_N)); /* the argument above needs k < n */
-    EC_FN(aff_table)(x, tab, &pa);
+    TABAI_VERIFY_CHECK(tabai_lt_n(k, x->c->q, EC_N)); /* the argument above needs k < q */
+    const uint64_t flip = 1 ^ (k[0] & 1);             /* k even: q - k, the result negated */
+    {
+        uint64_t bw = 0;
+        for (size_t l = 0; l < EC_N; l++) bw = tabai_sbb(&kk[l], x->c->q[l], k[l], bw);
+        tabai_cmov_n(kk, flip, kk, k, EC_N);
+    }
+    const size_t w = tabai_ec_odd_windows(x->c->qbits);
+    tabai_ec_odd_prepare(W, kk, EC_N, w);
+    EC_FN(aff_table_odd)(x, tab, &pa);
     if (scan) EC_FN(pack_aff)(pt, tab);
-    size_t w = tabai_ec_booth_windows(x->c->qbits);
     uint64_t neg, abs;
-    tabai_ec_booth_digit(k, EC_N, w - 1, &neg, &abs);
+    tabai_ec_odd_digit(W, EC_N, w - 1, &neg, &abs);
     EC_FN(read_aff)(&acc, tab, pt, scan, abs, ent, idx);
     EC_FN(point_cneg)(&acc, neg);
-    /* Z = 1, or 0 (infinity) for a top digit 0, whose entry is zero */
-    tabai_cmov_n(acc.z, tabai_eq(abs, 0), EC_FN(zero), x->fp.one, EC_N);
+    EC_FN(cpy)(acc.z, x->fp.one);
     for (size_t i = w - 1; i-- > 0;) {
+#ifdef EC_MUL_DA
+        if (i) EC_FN(jdbl4_ct)(&acc); /* i public: the window's index */
+        else EC_FN(jdbl5_ct)(&acc);
+#else
         EC_FN(jdbl5_ct)(&acc);
-        tabai_ec_booth_digit(k, EC_N, i, &neg, &abs);
+#endif
+        tabai_ec_odd_digit(W, EC_N, i, &neg, &abs);
         EC_FN(read_aff)(&t, tab, pt, scan, abs, ent, idx);
         EC_FN(point_cneg)(&t, neg);
-        if (i) EC_FN(jmadd_inc_masked)(x, &acc, &t, abs); /* i public: the window's index */
+#ifdef EC_MUL_DA
+        if (i) EC_FN(jdadd_inc)(&acc, &t);
+#else
+        if (i) EC_FN(jmadd_inc)(&acc, &t);
+#endif
         else EC_FN(jmadd_masked)(x, &acc, &t, abs);
     }
+    EC_FN(point_cneg)(&acc, flip);
     EC_FN(jac_to_proj)(x, r, &acc);
     tabai_wipe(tab, sizeof tab);
     if (scan) tabai_wipe(pt, sizeof pt);
     tabai_wipe(&acc, sizeof acc), tabai_wipe(&t, sizeof t);
     tabai_wipe(ent, sizeof ent), tabai_wipe(idx, sizeof idx);
+    tabai_wipe(kk, sizeof kk), tabai_wipe(W, sizeof W);
     neg = abs = 0;
 }
 #endif
@@ -1229,6 +1313,7 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef FE_SUB_LAZY
 #undef FE_HALF
 #undef EC_DBL_Z_SQR
+#undef EC_MUL_DA
 #undef FE_IN
 #undef FE_OUT
 #undef FE_IS_ZERO

@@ -62,6 +62,41 @@ TABAI_INLINE void tabai_ec_booth_digit(const uint64_t *k, size_t n, size_t i, ui
 
 TABAI_INLINE size_t tabai_ec_booth_windows(size_t qbits) { return qbits / TABAI_EC_W + 1; }
 
+/* ---- regular windows of odd digits (w = 5: every digit odd, in [-31, 31]) ---- */
+/* An odd k < 2^(5 m) is sum d_i 2^(5 i) over m windows with d_i = 2 w_i - 31, where w_i is
+ * window i (bits 5 i to 5 i + 4) of W = (k + 2^(5 m) - 1) / 2, since k = 2 W - (2^(5 m) - 1)
+ * (the regular recoding of M. Joye and M. Tunstall, "Exponent recoding and regular
+ * exponentiation algorithms", AFRICACRYPT 2009, in closed form): no digit is zero, so a
+ * window never skips its addition. */
+TABAI_INLINE size_t tabai_ec_odd_windows(size_t qbits) {
+    return (qbits + TABAI_EC_W - 1) / TABAI_EC_W;
+}
+/* W[n + 1] = (k + 2^(5 m) - 1) / 2 for an odd k[n] < 2^(5 m), m windows with 5 m < 64 (n + 1)
+ * (arithmetic only: k is secret, n and m public). */
+TABAI_INLINE void tabai_ec_odd_prepare(uint64_t *W, const uint64_t *k, size_t n, size_t m) {
+    const size_t bits = TABAI_EC_W * m;
+    uint64_t cy = 0;
+    for (size_t i = 0; i <= n; i++) {
+        const uint64_t ones = 64 * (i + 1) <= bits ? ~(uint64_t)0
+                              : 64 * i < bits      ? ((uint64_t)1 << (bits - 64 * i)) - 1
+                                                   : 0;
+        cy = tabai_adc(&W[i], i < n ? k[i] : 0, ones, cy);
+    }
+    for (size_t i = 0; i < n; i++) W[i] = (W[i] >> 1) | (W[i + 1] << 63);
+    W[n] >>= 1;
+}
+/* Digit i of W (tabai_ec_odd_prepare) as a sign mask bit and the index of |d_i| in the table of
+ * odd multiples 1 P, 3 P, ..., 31 P counted from 1: (|d_i| + 1) / 2, in 1..16. Arithmetic
+ * only. */
+TABAI_INLINE void tabai_ec_odd_digit(const uint64_t *W, size_t n, size_t i, uint64_t *neg,
+                                     uint64_t *idx) {
+    uint64_t w = 0;
+    for (unsigned j = 0; j < TABAI_EC_W; j++) w |= tabai_ec_kbit(W, n + 1, TABAI_EC_W * i + j) << j;
+    const uint64_t hi = w >> 4; /* d_i > 0 */
+    *neg = hi ^ 1;
+    *idx = ((w - 15) & (0 - hi)) | ((16 - w) & (hi - 1));
+}
+
 /* r = a^e (Montgomery form) for a public exponent e of ebits bits; constant time in a. */
 void tabai_ec_pow(const tabai_ec_mod *m, uint64_t *r, const uint64_t *a, const uint64_t *e,
                   size_t ebits);

@@ -639,6 +639,28 @@ static void test_mul_edges(const curve_case *cc, const EC_GROUP *g, size_t L) {
                 else BN_add(K, E, K);
                 CHECK_K();
             }
+    /* the odd digits' extremes (tabai_ec_odd_prepare, m windows): a top digit t, every digit
+     * below it c, k = t 2^(5 (m - 1)) + c (2^(5 (m - 1)) - 1) / 31, where it lies in [0, n);
+     * an even k is recoded as n - k */
+    const int m = (BN_num_bits(N) + 4) / 5;
+    const int tops[] = {1, 3, 15}, lows[] = {-31, -1, 1, 31};
+    for (size_t ti = 0; ti < sizeof tops / sizeof *tops; ti++)
+        for (size_t li = 0; li < sizeof lows / sizeof *lows; li++) {
+            BN_one(E);
+            BN_lshift(E, E, 5 * (m - 1));
+            BN_sub_word(E, 1);
+            BN_div_word(E, 31);
+            BN_mul_word(E, (BN_ULONG)(lows[li] < 0 ? -lows[li] : lows[li]));
+            BN_one(K);
+            BN_lshift(K, K, 5 * (m - 1));
+            BN_mul_word(K, (BN_ULONG)tops[ti]);
+            if (lows[li] < 0) BN_sub(K, K, E);
+            else BN_add(K, K, E);
+            if (BN_is_negative(K) || BN_cmp(K, N) >= 0) continue;
+            CHECK_K();
+            BN_sub(K, N, K); /* the other parity */
+            CHECK_K();
+        }
 #undef CHECK_K
     EC_POINT_free(P);
     BN_free(K), BN_free(E);

@@ -5,6 +5,7 @@
 #define EC_N 4
 #define EC_AZERO 0
 #define EC_GLV 0
+#define EC_MUL_DA 1 /* k P by doubling-additions (curve_impl.h): faster here, level at generic */
 #define EC_P P256_P
 #define EC_FN(name) p256_bmi2_##name
 #define FE_MUL(r, a, b) p256_mont_mul_bmi2(r, a, b)
