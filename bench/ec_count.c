@@ -2,10 +2,10 @@
  * library's own generic-tier instance files (src/ec/p256.c, ...) compiled once more with
  * their field products and squares, and curve_impl.h's variable-time field inversions,
  * counted, and their instances renamed; so the counts are those of the scalar
- * multiplications the library runs (not of point.c's reference code). The 4-limb and 6-limb
- * curves get the width-7 k G instance too (EC_IMPL7_AVX2_NAME), as the tiers from avx2 run,
- * P-521 its bmi2 instance (src/ec/bmi2/p521.c), whose doubling differs, and P-256 its bmi2
- * instance (src/ec/bmi2/p256.c), whose k P differs. */
+ * multiplications the library runs (not of point.c's reference code). secp256k1 gets the
+ * width-7 k G instance too (EC_IMPL7_AVX2_NAME), as the tiers from avx2 run,
+ * P-521 its bmi2 instance (src/ec/bmi2/p521.c), whose doubling differs, and P-256 and P-384
+ * their bmi2 instances (src/ec/bmi2/p256.c, p384.c), whose k P differs. */
 #include "ec_count.h"
 
 #include "ec/field.h"
@@ -38,7 +38,6 @@ static void count_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t
 #define p521_r58_sqr(r, a) COUNT_SQR(p521_r58_sqr(r, a))
 
 #define tabai_ec_impl_p256_generic tabai_ec_count_p256
-#define EC_IMPL7_AVX2_NAME tabai_ec_count_p256_7
 #include "ec/p256.c"
 
 #define tabai_ec_impl_secp256k1_generic tabai_ec_count_secp256k1
@@ -46,7 +45,6 @@ static void count_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t
 #include "ec/secp256k1.c"
 
 #define tabai_ec_impl_p384_generic tabai_ec_count_p384
-#define EC_IMPL7_AVX2_NAME tabai_ec_count_p384_7
 #include "ec/p384.c"
 
 #define tabai_ec_impl_p521 tabai_ec_count_p521
@@ -72,6 +70,16 @@ static void count_inv_vartime(const tabai_ec_ctx *x, uint64_t *r, const uint64_t
 #define tabai_ec_impl_p256_avx2 tabai_ec_count_p256_bmi2_7avx2
 #include "ec/bmi2/p256.c"
 
+/* P-384's bmi2 instance (k P by doubling-additions too), the same way (its p renamed beside
+ * the generic file's) */
+#define P384_P P384_P_BMI2
+#include "ec/bmi2/p384_mul.h"
+#define p384_mont_mul_bmi2(r, a, b) COUNT_MUL(p384_mont_mul_bmi2(r, a, b))
+#define p384_mont_sqr_bmi2(r, a) COUNT_SQR(p384_mont_sqr_bmi2(r, a))
+#define tabai_ec_impl_p384_bmi2 tabai_ec_count_p384_bmi2
+#define tabai_ec_impl_p384_avx2 tabai_ec_count_p384_bmi2_7avx2
+#include "ec/bmi2/p384.c"
+
 const tabai_ec_impl *tabai_ec_count_impl(tabai_curve c, int tier) {
     const int w7 = tier >= TABAI_TIER_AVX2;
     switch (c) {
@@ -80,7 +88,10 @@ const tabai_ec_impl *tabai_ec_count_impl(tabai_curve c, int tier) {
                : tier >= TABAI_TIER_BMI2 ? &tabai_ec_count_p256_bmi2
                                          : &tabai_ec_count_p256;
     case TABAI_CURVE_SECP256K1: return w7 ? &tabai_ec_count_secp256k1_7 : &tabai_ec_count_secp256k1;
-    case TABAI_CURVE_P384: return w7 ? &tabai_ec_count_p384_7 : &tabai_ec_count_p384;
+    case TABAI_CURVE_P384:
+        return w7                        ? &tabai_ec_count_p384_bmi2_7avx2
+               : tier >= TABAI_TIER_BMI2 ? &tabai_ec_count_p384_bmi2
+                                         : &tabai_ec_count_p384;
     case TABAI_CURVE_P521:
         return w7                        ? &tabai_ec_count_p521_bmi2_avx2
                : tier >= TABAI_TIER_BMI2 ? &tabai_ec_count_p521_bmi2

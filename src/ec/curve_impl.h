@@ -26,7 +26,8 @@
  *                      product (the default, faster on P-256 and P-384, slower on P-521)
  *   EC_MUL_DA          optional: k P's windows but the last end in a doubling-addition
  *                      (jdadd_inc, 13M + 5S) instead of a doubling and an addition (12M +
- *                      7S): faster on P-256 from tier bmi2, not on the others
+ *                      7S): faster on P-256 and P-384 from tier bmi2, not on P-521 or at
+ *                      generic; EC_MUL_DA_INLINE inlines it (faster on P-384, not P-256)
  *   EC_MADD_Z3_LATE    optional: the incomplete mixed addition's Z3 = Z1 H beside its last
  *                      product, not before X3 (faster on P-384's k G, not on the others)
  *   FE_MUL_SUB(r, a, b, c), FE_SQR_SUB2(r, a, b), FE_TRIPLE(r, a)
@@ -618,8 +619,12 @@ static inline void EC_FN(jdbl5_ct)(tabai_ec_point *r) {
  * of Longa and Miri, PKC 2008): 13M + 5S where a doubling and the addition take 12M + 7S, for
  * a finite acc with acc != +-t and acc + t != -acc (mul's windows but the last). Constant
  * time. */
+#ifdef EC_MUL_DA_INLINE
+static inline void EC_FN(jdadd_inc)(tabai_ec_point *acc, const tabai_ec_point *t) {
+#else
 static __attribute__((noinline)) void EC_FN(jdadd_inc)(tabai_ec_point *acc,
                                                        const tabai_ec_point *t) {
+#endif
     tabai_ec_point sum, a1;
     EC_FN(fe) zr;
     EC_FN(jmadd_inc_core)(acc, t, sum.x, sum.y, sum.z, a1.x, a1.y);
@@ -1314,6 +1319,7 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef FE_HALF
 #undef EC_DBL_Z_SQR
 #undef EC_MUL_DA
+#undef EC_MUL_DA_INLINE
 #undef FE_IN
 #undef FE_OUT
 #undef FE_IS_ZERO

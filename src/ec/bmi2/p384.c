@@ -8,6 +8,8 @@
 #define EC_GLV 0
 #define EC_MADD_Z3_LATE 1 /* k G's Z3 = Z1 H late (curve_impl.h): faster here only */
 #define EC_DBL_W 1 /* jdbl5_ct with Y held doubled (curve_impl.h): faster here, not at generic */
+#define EC_MUL_DA 1 /* k P by doubling-additions (curve_impl.h), inlined: faster here */
+#define EC_MUL_DA_INLINE 1
 #define EC_P P384_P
 #define EC_FN(name) p384_bmi2_##name
 #define FE_MUL(r, a, b) p384_mont_mul_bmi2(r, a, b)
