@@ -716,6 +716,9 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
  * for i >= 1, and acc = +-t would need V_i = +-d_i + m q with |V_i -+ d_i| < q: m = 0, an even
  * V_i equal to an odd +-d_i. V_i = 0 mod q needs |V_i| >= q. The last window (i = 0) keeps the
  * unified addition, which has no exceptional case (k' = q, for k = 0, ends at infinity there).
+ * With EC_MUL_DA, window i >= 1 forms 2 A + t from A = (V_i / 2) P after four doublings:
+ * A = +-t would need V_i / 2 (16 times an odd number) = +-d_i, and A + t = -A, V_i + d_i = 0
+ * mod q with V_i + d_i odd and |V_i + d_i| < q: neither occurs.
  * test_ec checks k P against OpenSSL at k = j 2^(5 i) + e, q - j and the windows' boundaries. */
 static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                             const tabai_ec_point *p, tabai_mb_scan_fn scan) {
