@@ -6,7 +6,7 @@
 
 /* r[1] = a*b*2^-64 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^64; r may alias a and/or b; constant time.
  * t = r9:r10, m*p = r11:rax, top carry r10 (0/-1)
- * measured: 16.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 14.6 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n1_bmi2
 	.hidden	tabai_mont_mul_n1_bmi2
@@ -34,7 +34,7 @@ tabai_mont_mul_n1_bmi2:
 
 /* r[2] = a*b*2^-128 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^128; r may alias a and/or b; constant time.
  * window t[0..2] = r10 r11 rbx, carry rbp, lo rax, hi r9, a rsi, p rcx
- * measured: 29.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 26.7 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n2_bmi2
 	.hidden	tabai_mont_mul_n2_bmi2
@@ -117,7 +117,7 @@ tabai_mont_mul_n2_bmi2:
 
 /* r[3] = a*b*2^-192 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^192; r may alias a and/or b; constant time.
  * window t[0..3] = r10 r11 rbx rbp, carry r12, lo rax, hi r9, a rsi, p rcx
- * measured: 44.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 39.2 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n3_bmi2
 	.hidden	tabai_mont_mul_n3_bmi2
@@ -249,7 +249,7 @@ tabai_mont_mul_n3_bmi2:
 
 /* r[4] = a*b*2^-256 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^256; r may alias a and/or b; constant time.
  * window t[0..4] = r10 r11 rbx rbp r12, carry r13, lo rax, hi r9, a rsi, p rcx
- * measured: 69.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 61.2 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n4_bmi2
 	.hidden	tabai_mont_mul_n4_bmi2
@@ -442,7 +442,7 @@ tabai_mont_mul_n4_bmi2:
 
 /* r[5] = a*b*2^-320 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^320; r may alias a and/or b; constant time.
  * window t[0..5] = r10 r11 rbx rbp r12 r13, carry r14, lo rax, hi r9, a rsi, p rcx
- * measured: 99.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 83.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n5_bmi2
 	.hidden	tabai_mont_mul_n5_bmi2
@@ -708,7 +708,7 @@ tabai_mont_mul_n5_bmi2:
 
 /* r[6] = a*b*2^-384 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^384; r may alias a and/or b; constant time.
  * window t[0..6] = r10 r11 rbx rbp r12 r13 r14, carry r15, lo rax, hi r9, a rsi, p rcx, spilled: r
- * measured: 133.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 112.4 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n6_bmi2
 	.hidden	tabai_mont_mul_n6_bmi2
@@ -1059,7 +1059,7 @@ tabai_mont_mul_n6_bmi2:
 
 /* r[7] = a*b*2^-448 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^448; r may alias a and/or b; constant time.
  * window t[0..7] = r10 r11 rbx rbp r12 r13 r14 r15, carry rdi, lo rax, hi r9, a rsi, p rcx, spilled: r pinv
- * measured: 178.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 130.7 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n7_bmi2
 	.hidden	tabai_mont_mul_n7_bmi2
@@ -1509,7 +1509,7 @@ tabai_mont_mul_n7_bmi2:
 
 /* r[8] = a*b*2^-512 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^512; r may alias a and/or b; constant time.
  * window t[0..8] = r10 r11 rbx rbp r12 r13 r14 r15 rdi, carry r8, lo rax, hi r9, a rsi, p rcx, spilled: r pinv b
- * measured: 244.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 146.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n8_bmi2
 	.hidden	tabai_mont_mul_n8_bmi2
@@ -2071,7 +2071,7 @@ tabai_mont_mul_n8_bmi2:
 
 /* r[9] = a*b*2^-576 mod p: fused CIOS, product and reduction rows interleaved in registers; a, b < p, any odd p < 2^576; r may alias a and/or b; constant time.
  * window t[0..9] = r10 r11 rbx rbp r12 r13 r14 r15 rdi r8, carry rcx, lo rax, hi r9, a rsi, p rsi, spilled: r pinv b a p
- * measured: 305.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 178.9 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n9_bmi2
 	.hidden	tabai_mont_mul_n9_bmi2
@@ -2769,7 +2769,7 @@ tabai_mont_mul_n9_bmi2:
 
 /* r[10] = a*b*2^-640 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+280
- * measured: 387.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 241.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n10_bmi2
 	.hidden	tabai_mont_mul_n10_bmi2
@@ -3693,7 +3693,7 @@ tabai_mont_mul_n10_bmi2:
 
 /* r[11] = a*b*2^-704 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+304
- * measured: 465.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 302.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n11_bmi2
 	.hidden	tabai_mont_mul_n11_bmi2
@@ -4832,7 +4832,7 @@ tabai_mont_mul_n11_bmi2:
 
 /* r[12] = a*b*2^-768 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+328
- * measured: 546.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 464.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n12_bmi2
 	.hidden	tabai_mont_mul_n12_bmi2
@@ -6145,7 +6145,7 @@ tabai_mont_mul_n12_bmi2:
 
 /* r[13] = a*b*2^-832 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+352
- * measured: 638.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 527.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n13_bmi2
 	.hidden	tabai_mont_mul_n13_bmi2
@@ -7643,7 +7643,7 @@ tabai_mont_mul_n13_bmi2:
 
 /* r[14] = a*b*2^-896 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+376
- * measured: 724.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 605.4 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n14_bmi2
 	.hidden	tabai_mont_mul_n14_bmi2
@@ -9339,7 +9339,7 @@ tabai_mont_mul_n14_bmi2:
 
 /* r[15] = a*b*2^-960 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+400
- * measured: 822.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 643.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n15_bmi2
 	.hidden	tabai_mont_mul_n15_bmi2
@@ -11244,7 +11244,7 @@ tabai_mont_mul_n15_bmi2:
 
 /* r[16] = a*b*2^-1024 mod p: product into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+424
- * measured: 916.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 751.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_mul_n16_bmi2
 	.hidden	tabai_mont_mul_n16_bmi2
@@ -13370,7 +13370,7 @@ tabai_mont_mul_n16_bmi2:
 	.size	tabai_mont_mul_n16_bmi2, .-tabai_mont_mul_n16_bmi2
 
 /* r[1] = a^2*2^-64 mod p: tail call of tabai_mont_mul_n1_bmi2(r, a, a, p, pinv) (below n = 4 the fused product beats square + REDC on the core the generator is tuned for); r may alias a; constant time.
- * measured: 16.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 14.8 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n1_bmi2
 	.hidden	tabai_mont_sqr_n1_bmi2
@@ -13388,7 +13388,7 @@ tabai_mont_sqr_n1_bmi2:
 	.size	tabai_mont_sqr_n1_bmi2, .-tabai_mont_sqr_n1_bmi2
 
 /* r[2] = a^2*2^-128 mod p: tail call of tabai_mont_mul_n2_bmi2(r, a, a, p, pinv) (below n = 4 the fused product beats square + REDC on the core the generator is tuned for); r may alias a; constant time.
- * measured: 30.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 27.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n2_bmi2
 	.hidden	tabai_mont_sqr_n2_bmi2
@@ -13406,7 +13406,7 @@ tabai_mont_sqr_n2_bmi2:
 	.size	tabai_mont_sqr_n2_bmi2, .-tabai_mont_sqr_n2_bmi2
 
 /* r[3] = a^2*2^-192 mod p: tail call of tabai_mont_mul_n3_bmi2(r, a, a, p, pinv) (below n = 4 the fused product beats square + REDC on the core the generator is tuned for); r may alias a; constant time.
- * measured: 45.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 40.9 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n3_bmi2
 	.hidden	tabai_mont_sqr_n3_bmi2
@@ -13424,7 +13424,7 @@ tabai_mont_sqr_n3_bmi2:
 	.size	tabai_mont_sqr_n3_bmi2, .-tabai_mont_sqr_n3_bmi2
 
 /* r[4] = a^2*2^-256 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 68.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 59.9 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n4_bmi2
 	.hidden	tabai_mont_sqr_n4_bmi2
@@ -13457,12 +13457,14 @@ tabai_mont_sqr_n4_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rcx, r9, qword ptr [rsi + 8]
 	mulx	rdi, rax, qword ptr [rsi + 16]
-	add	rcx, rax
+	adcx	rcx, rax
 	mulx	r8, rax, qword ptr [rsi + 24]
-	adc	rdi, rax
-	adc	r8, 0
+	adcx	rdi, rax
+	mov	eax, 0
+	adcx	r8, rax
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	r10, rax, qword ptr [rsi + 16]
@@ -13643,7 +13645,7 @@ tabai_mont_sqr_n4_bmi2:
 	.size	tabai_mont_sqr_n4_bmi2, .-tabai_mont_sqr_n4_bmi2
 
 /* r[5] = a^2*2^-320 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 96.2 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 77.7 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n5_bmi2
 	.hidden	tabai_mont_sqr_n5_bmi2
@@ -13676,14 +13678,16 @@ tabai_mont_sqr_n5_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rcx, r10, qword ptr [rsi + 8]
 	mulx	rdi, rax, qword ptr [rsi + 16]
-	add	rcx, rax
+	adcx	rcx, rax
 	mulx	r8, rax, qword ptr [rsi + 24]
-	adc	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adc	r8, rax
-	adc	r9, 0
+	adcx	r8, rax
+	mov	eax, 0
+	adcx	r9, rax
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	r11, rax, qword ptr [rsi + 16]
@@ -13925,7 +13929,7 @@ tabai_mont_sqr_n5_bmi2:
 	.size	tabai_mont_sqr_n5_bmi2, .-tabai_mont_sqr_n5_bmi2
 
 /* r[6] = a^2*2^-384 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 125.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 80.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n6_bmi2
 	.hidden	tabai_mont_sqr_n6_bmi2
@@ -13958,16 +13962,18 @@ tabai_mont_sqr_n6_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rcx, r11, qword ptr [rsi + 8]
 	mulx	rdi, rax, qword ptr [rsi + 16]
-	add	rcx, rax
+	adcx	rcx, rax
 	mulx	r8, rax, qword ptr [rsi + 24]
-	adc	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 32]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 40]
-	adc	r9, rax
-	adc	r10, 0
+	adcx	r9, rax
+	mov	eax, 0
+	adcx	r10, rax
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 16]
@@ -14285,7 +14291,7 @@ tabai_mont_sqr_n6_bmi2:
 	.size	tabai_mont_sqr_n6_bmi2, .-tabai_mont_sqr_n6_bmi2
 
 /* r[7] = a^2*2^-448 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 162.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 102.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n7_bmi2
 	.hidden	tabai_mont_sqr_n7_bmi2
@@ -14318,18 +14324,20 @@ tabai_mont_sqr_n7_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
-	adc	rbx, 0
+	adcx	r11, rax
+	mov	eax, 0
+	adcx	rbx, rax
 	mov	qword ptr [rsp + 32], rcx
 	mov	qword ptr [rsp + 40], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -14751,7 +14759,7 @@ tabai_mont_sqr_n7_bmi2:
 	.size	tabai_mont_sqr_n7_bmi2, .-tabai_mont_sqr_n7_bmi2
 
 /* r[8] = a^2*2^-512 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 207.2 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 161.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n8_bmi2
 	.hidden	tabai_mont_sqr_n8_bmi2
@@ -14784,20 +14792,22 @@ tabai_mont_sqr_n8_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 56]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rsp + 32], rcx
 	mov	qword ptr [rsp + 40], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -15327,7 +15337,7 @@ tabai_mont_sqr_n8_bmi2:
 	.size	tabai_mont_sqr_n8_bmi2, .-tabai_mont_sqr_n8_bmi2
 
 /* r[9] = a^2*2^-576 mod p: square (off-diagonal once, doubled, plus diagonal) on the stack, then REDC rows in a register window; a < p, any odd p; r may alias a; constant time.
- * measured: 250.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 168.7 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n9_bmi2
 	.hidden	tabai_mont_sqr_n9_bmi2
@@ -15360,22 +15370,24 @@ tabai_mont_sqr_n9_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 56]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 64]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rsp + 32], rcx
 	mov	qword ptr [rsp + 40], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -16009,7 +16021,7 @@ tabai_mont_sqr_n9_bmi2:
 
 /* r[10] = a^2*2^-640 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+280
- * measured: 324.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 205.3 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n10_bmi2
 	.hidden	tabai_mont_sqr_n10_bmi2
@@ -16042,24 +16054,26 @@ tabai_mont_sqr_n10_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 56]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 64]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 72]
-	adc	r12, rax
-	adc	r13, 0
+	adcx	r12, rax
+	mov	eax, 0
+	adcx	r13, rax
 	mov	qword ptr [rsp + 40], rcx
 	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -16860,7 +16874,7 @@ tabai_mont_sqr_n10_bmi2:
 
 /* r[11] = a^2*2^-704 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+304
- * measured: 378.2 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 281.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n11_bmi2
 	.hidden	tabai_mont_sqr_n11_bmi2
@@ -16893,26 +16907,28 @@ tabai_mont_sqr_n11_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 56]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 64]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 72]
-	adc	r12, rax
+	adcx	r12, rax
 	mulx	r14, rax, qword ptr [rsi + 80]
-	adc	r13, rax
-	adc	r14, 0
+	adcx	r13, rax
+	mov	eax, 0
+	adcx	r14, rax
 	mov	qword ptr [rsp + 40], rcx
 	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -17838,7 +17854,7 @@ tabai_mont_sqr_n11_bmi2:
 
 /* r[12] = a^2*2^-768 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+328
- * measured: 442.2 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 360.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n12_bmi2
 	.hidden	tabai_mont_sqr_n12_bmi2
@@ -17871,28 +17887,30 @@ tabai_mont_sqr_n12_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 56]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 64]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 72]
-	adc	r12, rax
+	adcx	r12, rax
 	mulx	r14, rax, qword ptr [rsi + 80]
-	adc	r13, rax
+	adcx	r13, rax
 	mulx	r15, rax, qword ptr [rsi + 88]
-	adc	r14, rax
-	adc	r15, 0
+	adcx	r14, rax
+	mov	eax, 0
+	adcx	r15, rax
 	mov	qword ptr [rsp + 40], rcx
 	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -18955,7 +18973,7 @@ tabai_mont_sqr_n12_bmi2:
 
 /* r[13] = a^2*2^-832 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+352
- * measured: 535.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 317.8 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n13_bmi2
 	.hidden	tabai_mont_sqr_n13_bmi2
@@ -18988,16 +19006,18 @@ tabai_mont_sqr_n13_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
-	adc	r11, 0
+	adcx	r10, rax
+	mov	eax, 0
+	adcx	r11, rax
 	mov	qword ptr [rsp + 40], rcx
 	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -19055,18 +19075,20 @@ tabai_mont_sqr_n13_bmi2:
 	mov	qword ptr [rsp + 104], r12
 	mov	qword ptr [rsp + 112], r13
 	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 56]
 	mulx	r8, rax, qword ptr [rsi + 64]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 72]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 80]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 88]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 96]
-	adc	r11, rax
-	adc	rbx, 0
+	adcx	r11, rax
+	mov	eax, 0
+	adcx	rbx, rax
 	mov	qword ptr [rsp + 136], rcx
 	mov	qword ptr [rsp + 144], rdi
 	mov	rdx, qword ptr [rsi + 56]
@@ -20284,7 +20306,7 @@ tabai_mont_sqr_n13_bmi2:
 
 /* r[14] = a^2*2^-896 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+376
- * measured: 605.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 498.7 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n14_bmi2
 	.hidden	tabai_mont_sqr_n14_bmi2
@@ -20317,18 +20339,20 @@ tabai_mont_sqr_n14_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
-	adc	rbx, 0
+	adcx	r11, rax
+	mov	eax, 0
+	adcx	rbx, rax
 	mov	qword ptr [rsp + 40], rcx
 	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -20407,18 +20431,20 @@ tabai_mont_sqr_n14_bmi2:
 	mov	qword ptr [rsp + 120], r14
 	mov	qword ptr [rsp + 128], r15
 	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 64]
 	mulx	r8, rax, qword ptr [rsi + 72]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 80]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 88]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 96]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adc	r11, rax
-	adc	rbx, 0
+	adcx	r11, rax
+	mov	eax, 0
+	adcx	rbx, rax
 	mov	qword ptr [rsp + 152], rcx
 	mov	qword ptr [rsp + 160], rdi
 	mov	rdx, qword ptr [rsi + 64]
@@ -21773,7 +21799,7 @@ tabai_mont_sqr_n14_bmi2:
 
 /* r[15] = a^2*2^-960 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+400
- * measured: 678.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 534.9 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n15_bmi2
 	.hidden	tabai_mont_sqr_n15_bmi2
@@ -21806,18 +21832,20 @@ tabai_mont_sqr_n15_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
-	adc	rbx, 0
+	adcx	r11, rax
+	mov	eax, 0
+	adcx	rbx, rax
 	mov	qword ptr [rsp + 40], rcx
 	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -21896,20 +21924,22 @@ tabai_mont_sqr_n15_bmi2:
 	mov	qword ptr [rsp + 120], r14
 	mov	qword ptr [rsp + 128], r15
 	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 64]
 	mulx	r8, rax, qword ptr [rsi + 72]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 80]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 88]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 96]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 112]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rsp + 152], rcx
 	mov	qword ptr [rsp + 160], rdi
 	mov	rdx, qword ptr [rsi + 64]
@@ -23433,7 +23463,7 @@ tabai_mont_sqr_n15_bmi2:
 
 /* r[16] = a^2*2^-1024 mod p: square into a 2n-limb stack buffer, then REDC rows (mulx, adox memory accumulator, adcx high halves); inputs < p, any odd p; r may alias inputs; constant time.
  * product on the stack at rsp+32; REDC blocks: p rsi, pinv rdi, m[8] at rsp+424
- * measured: 762.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 458.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mont_sqr_n16_bmi2
 	.hidden	tabai_mont_sqr_n16_bmi2
@@ -23466,20 +23496,22 @@ tabai_mont_sqr_n16_bmi2:
 	mov	qword ptr [rsp + 8], rdx
 	mov	qword ptr [rsp + 16], rcx
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 48]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 56]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rsp + 40], rcx
 	mov	qword ptr [rsp + 48], rdi
 	mov	rdx, qword ptr [rsi + 8]
@@ -23582,20 +23614,22 @@ tabai_mont_sqr_n16_bmi2:
 	mov	qword ptr [rsp + 136], rcx
 	mov	qword ptr [rsp + 144], rdi
 	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
 	mulx	rdi, rcx, qword ptr [rsi + 72]
 	mulx	r8, rax, qword ptr [rsi + 80]
-	add	rdi, rax
+	adcx	rdi, rax
 	mulx	r9, rax, qword ptr [rsi + 88]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 96]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 104]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 112]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 120]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rsp + 168], rcx
 	mov	qword ptr [rsp + 176], rdi
 	mov	rdx, qword ptr [rsi + 72]

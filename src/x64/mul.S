@@ -6,7 +6,7 @@
 
 /* r[2] = a[1]*b[1] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 4.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 4.9 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n1_bmi2
 	.hidden	tabai_mul_n1_bmi2
@@ -26,7 +26,7 @@ tabai_mul_n1_bmi2:
 
 /* r[4] = a[2]*b[2] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 8.8 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 5.4 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n2_bmi2
 	.hidden	tabai_mul_n2_bmi2
@@ -61,7 +61,7 @@ tabai_mul_n2_bmi2:
 
 /* r[6] = a[3]*b[3] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 17.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 11.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n3_bmi2
 	.hidden	tabai_mul_n3_bmi2
@@ -116,7 +116,7 @@ tabai_mul_n3_bmi2:
 
 /* r[8] = a[4]*b[4] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 27.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 19.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n4_bmi2
 	.hidden	tabai_mul_n4_bmi2
@@ -203,7 +203,7 @@ tabai_mul_n4_bmi2:
 
 /* r[10] = a[5]*b[5] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 43.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 30.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n5_bmi2
 	.hidden	tabai_mul_n5_bmi2
@@ -328,7 +328,7 @@ tabai_mul_n5_bmi2:
 
 /* r[12] = a[6]*b[6] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 60.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 41.2 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n6_bmi2
 	.hidden	tabai_mul_n6_bmi2
@@ -497,7 +497,7 @@ tabai_mul_n6_bmi2:
 
 /* r[14] = a[7]*b[7] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 81.1 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 67.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n7_bmi2
 	.hidden	tabai_mul_n7_bmi2
@@ -716,7 +716,7 @@ tabai_mul_n7_bmi2:
 
 /* r[16] = a[8]*b[8] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 105.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 84.3 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n8_bmi2
 	.hidden	tabai_mul_n8_bmi2
@@ -991,7 +991,7 @@ tabai_mul_n8_bmi2:
 
 /* r[18] = a[9]*b[9] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 133.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 105.8 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n9_bmi2
 	.hidden	tabai_mul_n9_bmi2
@@ -1328,7 +1328,7 @@ tabai_mul_n9_bmi2:
 
 /* r[20] = a[10]*b[10] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 170.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 115.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n10_bmi2
 	.hidden	tabai_mul_n10_bmi2
@@ -1781,7 +1781,7 @@ tabai_mul_n10_bmi2:
 
 /* r[22] = a[11]*b[11] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 205.3 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 139.3 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n11_bmi2
 	.hidden	tabai_mul_n11_bmi2
@@ -2307,7 +2307,7 @@ tabai_mul_n11_bmi2:
 
 /* r[24] = a[12]*b[12] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 242.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 160.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n12_bmi2
 	.hidden	tabai_mul_n12_bmi2
@@ -2922,7 +2922,7 @@ tabai_mul_n12_bmi2:
 
 /* r[26] = a[13]*b[13] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 280.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 240.9 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n13_bmi2
 	.hidden	tabai_mul_n13_bmi2
@@ -3622,7 +3622,7 @@ tabai_mul_n13_bmi2:
 
 /* r[28] = a[14]*b[14] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 325.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 207.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n14_bmi2
 	.hidden	tabai_mul_n14_bmi2
@@ -4423,7 +4423,7 @@ tabai_mul_n14_bmi2:
 
 /* r[30] = a[15]*b[15] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 371.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 237.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n15_bmi2
 	.hidden	tabai_mul_n15_bmi2
@@ -5321,7 +5321,7 @@ tabai_mul_n15_bmi2:
 
 /* r[32] = a[16]*b[16] (mulPre); r must not overlap a or b; n argument ignored.
  * rdi r, rsi a (mulx memory operand), rcx b (rows, rdx = b[i])
- * measured: 420.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 265.7 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_mul_n16_bmi2
 	.hidden	tabai_mul_n16_bmi2

@@ -3963,20 +3963,22 @@ tabai_sqr_n32_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 56]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -4079,20 +4081,22 @@ tabai_sqr_n32_bmi2:
 	mov	qword ptr [rdi + 104], r8
 	mov	qword ptr [rdi + 112], r9
 	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 72]
 	mulx	r9, rax, qword ptr [rsi + 80]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 88]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 96]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 112]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 120]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rdi + 136], rcx
 	mov	qword ptr [rdi + 144], r8
 	mov	rdx, qword ptr [rsi + 72]
@@ -4476,20 +4480,22 @@ tabai_sqr_n32_bmi2:
 	adc	rax, rcx
 	mov	qword ptr [rdi + 240], rax
 	mov	rdx, qword ptr [rsi + 128]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 136]
 	mulx	r9, rax, qword ptr [rsi + 144]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 152]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 160]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 168]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 176]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 184]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rdi + 264], rcx
 	mov	qword ptr [rdi + 272], r8
 	mov	rdx, qword ptr [rsi + 136]
@@ -4592,20 +4598,22 @@ tabai_sqr_n32_bmi2:
 	mov	qword ptr [rdi + 360], r8
 	mov	qword ptr [rdi + 368], r9
 	mov	rdx, qword ptr [rsi + 192]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 200]
 	mulx	r9, rax, qword ptr [rsi + 208]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 216]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 224]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 232]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 240]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 248]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rdi + 392], rcx
 	mov	qword ptr [rdi + 400], r8
 	mov	rdx, qword ptr [rsi + 200]

@@ -6,7 +6,7 @@
 
 /* r[2] = a[1]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 4.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 4.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n1_bmi2
 	.hidden	tabai_sqr_n1_bmi2
@@ -25,7 +25,7 @@ tabai_sqr_n1_bmi2:
 
 /* r[4] = a[2]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 7.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 5.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n2_bmi2
 	.hidden	tabai_sqr_n2_bmi2
@@ -58,7 +58,7 @@ tabai_sqr_n2_bmi2:
 
 /* r[6] = a[3]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 13.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 8.7 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n3_bmi2
 	.hidden	tabai_sqr_n3_bmi2
@@ -68,10 +68,12 @@ tabai_sqr_n3_bmi2:
 	.cfi_startproc
 	endbr64
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rcx, r9, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rcx, rax
-	adc	r8, 0
+	adcx	rcx, rax
+	mov	eax, 0
+	adcx	r8, rax
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	r10, rax, qword ptr [rsi + 16]
@@ -109,7 +111,7 @@ tabai_sqr_n3_bmi2:
 
 /* r[8] = a[4]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 21.0 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 12.3 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n4_bmi2
 	.hidden	tabai_sqr_n4_bmi2
@@ -125,12 +127,14 @@ tabai_sqr_n4_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset rbp, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rcx, r10, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rcx, rax
+	adcx	rcx, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
-	adc	r9, 0
+	adcx	r8, rax
+	mov	eax, 0
+	adcx	r9, rax
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	r11, rax, qword ptr [rsi + 16]
@@ -192,7 +196,7 @@ tabai_sqr_n4_bmi2:
 
 /* r[10] = a[5]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 30.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 18.6 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n5_bmi2
 	.hidden	tabai_sqr_n5_bmi2
@@ -214,14 +218,16 @@ tabai_sqr_n5_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r13, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rcx, r11, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rcx, rax
+	adcx	rcx, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
-	adc	r10, 0
+	adcx	r9, rax
+	mov	eax, 0
+	adcx	r10, rax
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbx, rax, qword ptr [rsi + 16]
@@ -310,7 +316,7 @@ tabai_sqr_n5_bmi2:
 
 /* r[12] = a[6]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 41.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 27.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n6_bmi2
 	.hidden	tabai_sqr_n6_bmi2
@@ -338,16 +344,18 @@ tabai_sqr_n6_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	rcx, rbx, qword ptr [rsi + 8]
 	mulx	r8, rax, qword ptr [rsi + 16]
-	add	rcx, rax
+	adcx	rcx, rax
 	mulx	r9, rax, qword ptr [rsi + 24]
-	adc	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 32]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 40]
-	adc	r10, rax
-	adc	r11, 0
+	adcx	r10, rax
+	mov	eax, 0
+	adcx	r11, rax
 	mov	rdx, qword ptr [rsi + 8]
 	xor	eax, eax
 	mulx	rbp, rax, qword ptr [rsi + 16]
@@ -466,7 +474,7 @@ tabai_sqr_n6_bmi2:
 
 /* r[14] = a[7]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 56.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 49.5 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n7_bmi2
 	.hidden	tabai_sqr_n7_bmi2
@@ -494,18 +502,20 @@ tabai_sqr_n7_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -675,7 +685,7 @@ tabai_sqr_n7_bmi2:
 
 /* r[16] = a[8]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 71.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 50.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n8_bmi2
 	.hidden	tabai_sqr_n8_bmi2
@@ -703,20 +713,22 @@ tabai_sqr_n8_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 56]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -920,7 +932,7 @@ tabai_sqr_n8_bmi2:
 
 /* r[18] = a[9]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 84.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 62.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n9_bmi2
 	.hidden	tabai_sqr_n9_bmi2
@@ -948,22 +960,24 @@ tabai_sqr_n9_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 56]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 64]
-	adc	r12, rax
-	adc	r13, 0
+	adcx	r12, rax
+	mov	eax, 0
+	adcx	r13, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -1204,7 +1218,7 @@ tabai_sqr_n9_bmi2:
 
 /* r[20] = a[10]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 103.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 70.1 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n10_bmi2
 	.hidden	tabai_sqr_n10_bmi2
@@ -1232,24 +1246,26 @@ tabai_sqr_n10_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 56]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 64]
-	adc	r12, rax
+	adcx	r12, rax
 	mulx	r14, rax, qword ptr [rsi + 72]
-	adc	r13, rax
-	adc	r14, 0
+	adcx	r13, rax
+	mov	eax, 0
+	adcx	r14, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -1530,7 +1546,7 @@ tabai_sqr_n10_bmi2:
 
 /* r[22] = a[11]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 129.7 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 87.9 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n11_bmi2
 	.hidden	tabai_sqr_n11_bmi2
@@ -1558,26 +1574,28 @@ tabai_sqr_n11_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 56]
-	adc	rbp, rax
+	adcx	rbp, rax
 	mulx	r13, rax, qword ptr [rsi + 64]
-	adc	r12, rax
+	adcx	r12, rax
 	mulx	r14, rax, qword ptr [rsi + 72]
-	adc	r13, rax
+	adcx	r13, rax
 	mulx	r15, rax, qword ptr [rsi + 80]
-	adc	r14, rax
-	adc	r15, 0
+	adcx	r14, rax
+	mov	eax, 0
+	adcx	r15, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -1901,7 +1919,7 @@ tabai_sqr_n11_bmi2:
 
 /* r[24] = a[12]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 155.6 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 97.8 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n12_bmi2
 	.hidden	tabai_sqr_n12_bmi2
@@ -1926,16 +1944,18 @@ tabai_sqr_n12_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r14, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	adc	rbx, 0
+	adcx	r11, rax
+	mov	eax, 0
+	adcx	rbx, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -1993,16 +2013,18 @@ tabai_sqr_n12_bmi2:
 	mov	qword ptr [rdi + 72], r13
 	mov	qword ptr [rdi + 80], r14
 	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 56]
 	mulx	r9, rax, qword ptr [rsi + 64]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 72]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 80]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
-	adc	rbx, 0
+	adcx	r11, rax
+	mov	eax, 0
+	adcx	rbx, rax
 	mov	qword ptr [rdi + 104], rcx
 	mov	qword ptr [rdi + 112], r8
 	mov	rdx, qword ptr [rsi + 56]
@@ -2373,7 +2395,7 @@ tabai_sqr_n12_bmi2:
 
 /* r[26] = a[13]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 183.5 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 115.0 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n13_bmi2
 	.hidden	tabai_sqr_n13_bmi2
@@ -2401,16 +2423,18 @@ tabai_sqr_n13_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
-	adc	rbx, 0
+	adcx	r11, rax
+	mov	eax, 0
+	adcx	rbx, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -2468,18 +2492,20 @@ tabai_sqr_n13_bmi2:
 	mov	qword ptr [rdi + 72], r13
 	mov	qword ptr [rdi + 80], r14
 	mov	rdx, qword ptr [rsi + 48]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 56]
 	mulx	r9, rax, qword ptr [rsi + 64]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 72]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 80]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 88]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 96]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rdi + 104], rcx
 	mov	qword ptr [rdi + 112], r8
 	mov	rdx, qword ptr [rsi + 56]
@@ -2910,7 +2936,7 @@ tabai_sqr_n13_bmi2:
 
 /* r[28] = a[14]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 208.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 157.7 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n14_bmi2
 	.hidden	tabai_sqr_n14_bmi2
@@ -2938,18 +2964,20 @@ tabai_sqr_n14_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -3028,18 +3056,20 @@ tabai_sqr_n14_bmi2:
 	mov	qword ptr [rdi + 88], r15
 	mov	qword ptr [rdi + 96], rcx
 	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 64]
 	mulx	r9, rax, qword ptr [rsi + 72]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 80]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 88]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 96]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 104]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rdi + 120], rcx
 	mov	qword ptr [rdi + 128], r8
 	mov	rdx, qword ptr [rsi + 64]
@@ -3504,7 +3534,7 @@ tabai_sqr_n14_bmi2:
 
 /* r[30] = a[15]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 236.4 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 188.9 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n15_bmi2
 	.hidden	tabai_sqr_n15_bmi2
@@ -3532,18 +3562,20 @@ tabai_sqr_n15_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
-	adc	rbp, 0
+	adcx	rbx, rax
+	mov	eax, 0
+	adcx	rbp, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -3622,20 +3654,22 @@ tabai_sqr_n15_bmi2:
 	mov	qword ptr [rdi + 88], r15
 	mov	qword ptr [rdi + 96], rcx
 	mov	rdx, qword ptr [rsi + 56]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 64]
 	mulx	r9, rax, qword ptr [rsi + 72]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 80]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 88]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 96]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 104]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 112]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rdi + 120], rcx
 	mov	qword ptr [rdi + 128], r8
 	mov	rdx, qword ptr [rsi + 64]
@@ -4163,7 +4197,7 @@ tabai_sqr_n15_bmi2:
 
 /* r[32] = a[16]^2: off-diagonal products once (register rows), doubled, plus the diagonal; r must not overlap a; n argument ignored.
  * rdi r, rsi a
- * measured: 267.9 TSC ticks per call (AMD EPYC, 2026-11-22T11:29:39Z; src/x64/ticks.json)
+ * measured: 209.8 TSC ticks per call (AMD EPYC, 2026-11-28T11:30:04Z; src/x64/ticks.json)
  */
 	.globl	tabai_sqr_n16_bmi2
 	.hidden	tabai_sqr_n16_bmi2
@@ -4191,20 +4225,22 @@ tabai_sqr_n16_bmi2:
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
 	mov	rdx, qword ptr [rsi]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 8]
 	mulx	r9, rax, qword ptr [rsi + 16]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 24]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 32]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 40]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 48]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 56]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rdi + 8], rcx
 	mov	qword ptr [rdi + 16], r8
 	mov	rdx, qword ptr [rsi + 8]
@@ -4307,20 +4343,22 @@ tabai_sqr_n16_bmi2:
 	mov	qword ptr [rdi + 104], r8
 	mov	qword ptr [rdi + 112], r9
 	mov	rdx, qword ptr [rsi + 64]
+	xor	eax, eax
 	mulx	r8, rcx, qword ptr [rsi + 72]
 	mulx	r9, rax, qword ptr [rsi + 80]
-	add	r8, rax
+	adcx	r8, rax
 	mulx	r10, rax, qword ptr [rsi + 88]
-	adc	r9, rax
+	adcx	r9, rax
 	mulx	r11, rax, qword ptr [rsi + 96]
-	adc	r10, rax
+	adcx	r10, rax
 	mulx	rbx, rax, qword ptr [rsi + 104]
-	adc	r11, rax
+	adcx	r11, rax
 	mulx	rbp, rax, qword ptr [rsi + 112]
-	adc	rbx, rax
+	adcx	rbx, rax
 	mulx	r12, rax, qword ptr [rsi + 120]
-	adc	rbp, rax
-	adc	r12, 0
+	adcx	rbp, rax
+	mov	eax, 0
+	adcx	r12, rax
 	mov	qword ptr [rdi + 136], rcx
 	mov	qword ptr [rdi + 144], r8
 	mov	rdx, qword ptr [rsi + 72]

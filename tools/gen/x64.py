@@ -289,6 +289,22 @@ def emit_addmul(f, R, roff, A, aoff, B, boff, na, nb, c0, top, regs):
         ca += w
 
 
+def emit_sqr_row0(f, A, aoff, W, out, lo, w):
+    """The triangle's row 0, a_0 (a_1 .. a_n-1) with rdx = a_0: position 1 into out, the rest
+    into W[0 .. w-1], its carries on the CF chain alone (adcx: beside mulx, adcx/adox take
+    less issue bandwidth than add/adc, as in the products' row 0); lo is scratch, zeroed for
+    the last carry."""
+    if w > 1:
+        f("xor", d32(lo), d32(lo))
+    f("mulx", W[0], out, m(A, aoff + 8))
+    for j in range(1, w):
+        f("mulx", W[j], lo, m(A, aoff + 8 * (1 + j)))
+        f("adcx", W[j - 1], lo)
+    if w > 1:
+        f("mov", d32(lo), "0")
+        f("adcx", W[w - 1], lo)
+
+
 def emit_sqr_regs(f, R, roff, A, aoff, n, regs):
     """R[2n] = A[n]^2 with every off-diagonal limb kept in a register (2n <= len(regs)): the
     triangle by rows, then the doubling (adcx) + diagonal (adox) pass straight from the
@@ -301,12 +317,7 @@ def emit_sqr_regs(f, R, roff, A, aoff, n, regs):
     free = free[w:]
     out = free.pop(0)
     f("mov", "rdx", m(A, aoff))
-    f("mulx", W[0], out, m(A, aoff + 8))
-    for j in range(1, w):
-        f("mulx", W[j], lo, m(A, aoff + 8 * (1 + j)))
-        f("add" if j == 1 else "adc", W[j - 1], lo)
-    if w > 1:
-        f("adc", W[w - 1], "0")
+    emit_sqr_row0(f, A, aoff, W, out, lo, w)
     reg[1] = out
     pos0 = 2
     for i in range(1, n - 1):
@@ -361,12 +372,7 @@ def emit_sqr_tri(f, R, roff, A, aoff, n, regs):
     W = free[:w]
     free = free[w:]
     f("mov", "rdx", m(A, aoff))
-    f("mulx", W[0], hi, m(A, aoff + 8))
-    for j in range(1, w):
-        f("mulx", W[j], lo, m(A, aoff + 8 * (1 + j)))
-        f("add" if j == 1 else "adc", W[j - 1], lo)
-    if w > 1:
-        f("adc", W[w - 1], "0")
+    emit_sqr_row0(f, A, aoff, W, hi, lo, w)
     f("mov", m(R, roff + 8), hi)
     free.append(hi)
     pos0 = 2  # position of W[0]
