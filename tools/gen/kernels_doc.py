@@ -6,7 +6,9 @@ figure in it is typed by hand.
 
 Only the Python standard library is needed. For every operation of the run it lists each
 (impl, kernel) with the symbols it ran and the median ns / TSC ticks at a few sizes, and
-the ratio of the fastest peer (GMP, OpenSSL) to it from the same run.
+the ratio of the fastest peer on the same side (C peers for C kernels, `cryptography` for
+the kernel `python`) to it from the same run. Curve operations are left out (per curve in
+the README and src/ec/README.md).
 """
 import argparse
 import json
@@ -45,6 +47,9 @@ def main(argv=None):
     # (op, bits) -> best record per (impl, kernel); several moduli of one size: the first seen
     cell = defaultdict(dict)
     symbols = defaultdict(set)
+    # curve operations are left out: several curves share a size (P-256 and secp256k1) and
+    # their peers differ; the README's curve tables and src/ec/README.md give them per curve
+    recs = [r for r in recs if not r["op"].startswith(("ec", "x25519"))]
     for r in recs:
         key = (r.get("impl"), r.get("kernel"))
         if r.get("symbol"):
@@ -59,7 +64,8 @@ def main(argv=None):
         f"Measured by `tabai bench` on {meta.get('date', '?')}, {meta.get('cpu', '?')}, tier in use "
         f"{meta.get('tier', '?')}, TSC {meta.get('tsc_hz', 0) / 1e9:.3f} GHz, {meta.get('compiler', '?')}; "
         "medians of alternating samples. TSC ticks are not core cycles. `peer/kernel` is the "
-        "fastest peer (GMP, OpenSSL) of the same operation and size divided by the kernel; > 1 "
+        "fastest peer of the same operation and size on the same side (GMP, OpenSSL, libsecp256k1 in C; "
+        "`cryptography` for the kernel `python`, timed from Python) divided by the kernel; > 1 "
         "means the kernel is faster.",
         "",
     ]
@@ -88,9 +94,13 @@ def main(argv=None):
                 if not r:
                     vals.append("-")
                     continue
-                peers = [v["ns"] for (impl, _), v in c.items() if impl in ("gmp", "openssl")]
+                # peers on the same side: C peers for C kernels, cryptography for Python
+                side = ("cryptography",) if k == "python" else ("gmp", "openssl", "libsecp256k1")
+                peers = [v["ns"] for (impl, _), v in c.items() if impl in side]
                 ratio = f", {min(peers) / r['ns']:.2f}x" if peers else ""
-                vals.append(f"{fmt_ns(r['ns'])} ({r['tsc']:.0f} tsc{ratio})")
+                # records timed from Python carry no TSC count (tsc null)
+                tsc = f"{r['tsc']:.0f} tsc" if r.get("tsc") is not None else "no tsc"
+                vals.append(f"{fmt_ns(r['ns'])} ({tsc}{ratio})")
             out.append(f"| {k} | {source.get(k, '-')} | {sym or '-'} | " + " | ".join(vals) + " |")
         out.append("")
     with open(args.output, "w", encoding="utf-8") as f:
