@@ -594,18 +594,28 @@ tabai_status tabai_ec_point_mul(tabai_curve cv, uint8_t *out, const uint8_t *k, 
     tabai_ec_ctx_init(&x, c);
     tabai_ec_point P, R;
     if (!point_parse(&x, &P, pt, p_len, 1)) return TABAI_ERR_POINT;
-    /* k mod q, a bit at a time from the top (acc = 2 acc + bit mod q): constant time in k */
-    uint64_t acc[L9] = {0}, bit[L9] = {0};
-    for (size_t i = 0; i < k_len; i++)
-        for (int j = 7; j >= 0; j--) {
-            fe_add(&x.fq, acc, acc, acc);
-            bit[0] = (uint64_t)(k[i] >> j) & 1;
-            fe_add(&x.fq, acc, acc, bit);
-        }
+    /* k mod q by Horner's rule on 64-bit words from the top, acc = acc 2^64 + w mod q (the
+     * first word takes the k_len mod 8 leading bytes, if any): acc 2^64 is one Montgomery
+     * product by c = 2^64 R mod q (2^64 times R^2 mod q, Montgomery-multiplied), which keeps
+     * acc a plain residue, and w < 2^64 < q enters by the modular addition. Constant time in
+     * k (k_len is public). */
+    uint64_t acc[L9] = {0}, w[L9] = {0}, c2[L9];
+    w[1] = 1; /* 2^64 */
+    fe_mul(&x.fq, c2, w, x.fq.rr);
+    w[1] = 0;
+    for (size_t i = 0; i < k_len;) {
+        size_t take = i == 0 && k_len % 8 ? k_len % 8 : 8;
+        uint64_t v = 0;
+        for (size_t j = 0; j < take; j++) v = v << 8 | k[i + j];
+        i += take;
+        w[0] = v;
+        fe_mul(&x.fq, acc, acc, c2);
+        fe_add(&x.fq, acc, acc, w);
+    }
     tabai_ec_mul_ct(&x, &R, acc, &P);
     point_out(&x, out, &R);
     tabai_wipe(acc, sizeof acc);
-    tabai_wipe(bit, sizeof bit);
+    tabai_wipe(w, sizeof w);
     tabai_wipe(&R, sizeof R);
     return TABAI_OK;
 }
