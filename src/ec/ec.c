@@ -596,7 +596,7 @@ tabai_status tabai_ec_point_mul(tabai_curve cv, uint8_t *out, const uint8_t *k, 
     if (!point_parse(&x, &P, pt, p_len, 1)) return TABAI_ERR_POINT;
     /* k mod q by Horner's rule on 64-bit words from the top, acc = acc 2^64 + w mod q (the
      * first word takes the k_len mod 8 leading bytes, if any): acc 2^64 is one Montgomery
-     * product by c = 2^64 R mod q (2^64 times R^2 mod q, Montgomery-multiplied), which keeps
+     * product by c2 = 2^64 R mod q (2^64 times R^2 mod q, Montgomery-multiplied), which keeps
      * acc a plain residue, and w < 2^64 < q enters by the modular addition. Constant time in
      * k (k_len is public). */
     uint64_t acc[L9] = {0}, w[L9] = {0}, c2[L9];
