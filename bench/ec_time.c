@@ -9,7 +9,8 @@
  * verification tables) and the protocol's own (signing: Z^-1 of k G and k^-1 mod n,
  * inverted side by side by tabai_ec_inv2_ct; verification: s^-1 mod n; ECDH: the affine
  * conversion of d Q).
- *   tabai-ec-time [seconds per measurement, default 0.2]
+ *   tabai-ec-time [seconds per measurement, default 0.2] [curve: P-256, P-384, P-521 or
+ *                 secp256k1; default all four]
  * TABAI_CPU caps the tier as everywhere. */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/core_names.h>
@@ -177,6 +178,7 @@ static int t_inv2(void *v) {
 
 int main(int argc, char **argv) {
     double budget = argc > 1 ? atof(argv[1]) : 0.2;
+    const char *only = argc > 2 ? argv[2] : NULL;
     static const struct {
         tabai_curve c;
         const char *group;
@@ -184,11 +186,17 @@ int main(int argc, char **argv) {
                   {TABAI_CURVE_P384, "P-384"},
                   {TABAI_CURVE_P521, "P-521"},
                   {TABAI_CURVE_SECP256K1, "secp256k1"}};
+    if (only && strcmp(only, "P-256") && strcmp(only, "P-384") && strcmp(only, "P-521") &&
+        strcmp(only, "secp256k1")) {
+        fprintf(stderr, "tabai-ec-time: unknown curve %s (P-256, P-384, P-521, secp256k1)\n", only);
+        return 2;
+    }
     printf("tier %s, OpenSSL %s, %.2f s a measurement\n", tabai_cpu_name(),
            OpenSSL_version(OPENSSL_VERSION), budget);
     printf("%-10s %-7s %10s %10s %8s %8s %8s %5s %10s %8s\n", "curve", "op", "tabai_us", "ossl_us",
            "ossl/tb", "fmul", "fsqr", "inv", "bound_us", "share");
     for (size_t ci = 0; ci < 4; ci++) {
+        if (only && strcmp(only, curves[ci].group) != 0) continue;
         job j;
         memset(&j, 0, sizeof j);
         j.c = curves[ci].c;
