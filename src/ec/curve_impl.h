@@ -741,11 +741,33 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     EC_FN(aff_table_odd)(x, tab, &pa);
     if (scan) EC_FN(pack_aff)(pt, tab);
     uint64_t neg, abs;
-    tabai_ec_odd_digit(W, EC_N, w - 1, &neg, &abs);
-    EC_FN(read_aff)(&acc, tab, pt, scan, abs, ent, idx);
-    EC_FN(point_cneg)(&acc, neg);
-    EC_FN(cpy)(acc.z, x->fp.one);
-    for (size_t i = w - 1; i-- > 0;) {
+    /* i0: the windows left below the accumulator's first value */
+    size_t i0 = w - 1;
+    if (x->c->qbits + 4 <= TABAI_EC_W * w) { /* public: the curve (P-256, P-521) */
+        /* k' <= q < 2^(5 w - 4), so W's top window is 16 and its digit 1 for every k: the
+         * accumulator after that window's doublings is 32 P = 31 P + P, both affine and so
+         * co-Z, by one zaddu, in place of five doublings; then window w - 2's addition
+         * (32 P = +-t would need 32 = +-d mod q, d odd in [-31, 31]) */
+        tabai_ec_point p31 = tab[TABAI_EC_TAB - 1], p1 = tab[0];
+        EC_FN(fe) zr, X3, Y3, Z3;
+        EC_FN(cpy)(p31.z, x->fp.one);
+        EC_FN(cpy)(p1.z, x->fp.one);
+        EC_FN(zaddu)(&acc, &p31, &p1, zr);
+        tabai_ec_odd_digit(W, EC_N, w - 2, &neg, &abs);
+        EC_FN(read_aff)(&t, tab, pt, scan, abs, ent, idx);
+        EC_FN(point_cneg)(&t, neg);
+        EC_FN(jmadd_inc_core)(&acc, &t, X3, Y3, Z3, NULL, NULL);
+        EC_FN(cpy)(acc.x, X3);
+        EC_FN(cpy)(acc.y, Y3);
+        EC_FN(cpy)(acc.z, Z3);
+        i0 = w - 2;
+    } else {
+        tabai_ec_odd_digit(W, EC_N, w - 1, &neg, &abs);
+        EC_FN(read_aff)(&acc, tab, pt, scan, abs, ent, idx);
+        EC_FN(point_cneg)(&acc, neg);
+        EC_FN(cpy)(acc.z, x->fp.one);
+    }
+    for (size_t i = i0; i-- > 0;) {
 #ifdef EC_MUL_DA
         if (i) EC_FN(jdbl4_ct)(&acc); /* i public: the window's index */
         else EC_FN(jdbl5_ct)(&acc);
