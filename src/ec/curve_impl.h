@@ -568,7 +568,7 @@ static inline void EC_FN(jmadd_inc_core)(const tabai_ec_point *acc, const tabai_
 #ifndef EC_MADD_Z3_LATE
     F_MUL(Z3, acc->z, h);
 #endif
-    F_SUB(X3, X3, hhh);
+    F_SUBL(X3, X3, hhh); /* a lazy difference is a valid minuend of F_SUB (P-521) */
     F_ADDL(w, v, v);
     F_SUB(X3, X3, w);
     F_SUBL(w, v, X3);
@@ -607,6 +607,9 @@ static inline void EC_FN(jdbl5_ct)(tabai_ec_point *r) {
 #ifdef EC_DBL_W
     F_ADDL(r->y, r->y, r->y); /* W = 2 Y: only a factor of the first doubling */
     for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_w_ct)(r);
+#ifdef FE_ADD_LAZY
+    F_ADD(r->y, r->y, EC_FN(zero)); /* the lazy W3's carries */
+#endif
     F_HALF(r->y, r->y);
 #else
     for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
@@ -636,6 +639,9 @@ static inline void EC_FN(jdbl4_ct)(tabai_ec_point *r) {
 #ifdef EC_DBL_W
     F_ADDL(r->y, r->y, r->y);
     for (int j = 0; j + 1 < TABAI_EC_W; j++) EC_FN(jdbl_w_ct)(r);
+#ifdef FE_ADD_LAZY
+    F_ADD(r->y, r->y, EC_FN(zero)); /* the lazy W3's carries */
+#endif
     F_HALF(r->y, r->y);
 #else
     for (int j = 0; j + 1 < TABAI_EC_W; j++) EC_FN(jdbl_ct)(r, r);
@@ -978,7 +984,14 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
     FE_MUL_SUB(r->y, al, fb, g);
 #else
     F_MUL(fb, al, fb);
+#ifdef FE_ADD_LAZY
+    /* W3 is only a factor of the next doubling (S^2, S Z), and jdbl5_ct passes its
+     * carries before halving it: a lazy difference */
+    if (w) F_SUBL(r->y, fb, g);
+    else F_SUB(r->y, fb, g);
+#else
     F_SUB(r->y, fb, g);
+#endif
 #endif
     if (pu) EC_FN(cpy)(pu->z, r->z);
 }
