@@ -244,9 +244,9 @@ tabai_status tabai_ec_public_key_check(tabai_curve cv, uint8_t *out, const uint8
     tabai_ec_ctx_init(&x, c);
     tabai_ec_point q;
     if (!point_parse(&x, &q, pk, pk_len, 0)) return TABAI_ERR_POINT;
-    if (out) {
+    if (out) { /* q is affine already (Z = 1): out of the field's form, no inversion */
         uint64_t ax[L9], ay[L9];
-        point_affine(&x, ax, ay, &q);
+        point_affine_zi(&x, ax, ay, &q, x.fp.one);
         point_write(c, out, 1 + 2 * c->bytes, ax, ay);
     }
     return TABAI_OK;
