@@ -1213,6 +1213,26 @@ static void EC_FN(fe_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F
 static void EC_FN(fe_sqr)(uint64_t *r, const uint64_t *a) { F_SQR(r, a); }
 static void EC_FN(fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_ADD(r, a, b); }
 static void EC_FN(fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_SUB(r, a, b); }
+/* r = a^e for a public, nonzero e of ebits bits: 4-bit windows from the top, the leading zero
+ * windows skipped and a zero digit's product too (e is public), the table a^1..a^15 */
+static void EC_FN(fe_pow)(uint64_t *r, const uint64_t *a, const uint64_t *e, size_t ebits) {
+    EC_FN(fe) t[16], acc;
+    EC_FN(cpy)(t[1], a);
+    for (int i = 2; i < 16; i++) F_MUL(t[i], t[i - 1], a);
+    int started = 0;
+    for (size_t w = (ebits + 3) / 4; w-- > 0;) {
+        const size_t pos = 4 * w;
+        const unsigned d = (unsigned)((e[pos / 64] >> (pos % 64)) & 15); /* public */
+        if (started)
+            for (int j = 0; j < 4; j++) F_SQR(acc, acc);
+        if (d && started) F_MUL(acc, acc, t[d]);
+        else if (d) EC_FN(cpy)(acc, t[d]), started = 1;
+    }
+    TABAI_VERIFY_CHECK(started); /* e nonzero */
+    EC_FN(cpy)(r, acc);
+    tabai_wipe(t, sizeof t);
+    tabai_wipe(acc, sizeof acc);
+}
 static void EC_FN(jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                          const tabai_ec_point *q) {
     *r = *p;
@@ -1298,6 +1318,12 @@ static void EC_FN(api_fe_sqr)(uint64_t *r, const uint64_t *a) {
     EC_FN(fe_sqr)(u, u);
     FE_OUT(r, u);
 }
+static void EC_FN(api_fe_pow)(uint64_t *r, const uint64_t *a, const uint64_t *e, size_t ebits) {
+    EC_FN(fe) u;
+    FE_IN(u, a);
+    EC_FN(fe_pow)(u, u, e, ebits);
+    FE_OUT(r, u);
+}
 static void EC_FN(api_jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                              const tabai_ec_point *q) {
     tabai_ec_point a, b;
@@ -1311,24 +1337,27 @@ static void EC_FN(api_jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tab
 #define EC_API(name) EC_FN(name)
 #endif
 
-const tabai_ec_impl EC_IMPL_NAME = {
-    EC_API(point_add), EC_API(point_dbl), EC_API(mul),    EC_API(mul_base), EC_API(mul2_vartime),
-    EC_API(fe_mul),    EC_API(fe_sqr),    EC_API(fe_add), EC_API(fe_sub),   EC_API(jmadd)};
+const tabai_ec_impl EC_IMPL_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul),
+                                    EC_API(mul_base),  EC_API(mul2_vartime), EC_API(fe_mul),
+                                    EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub),
+                                    EC_API(jmadd),     EC_API(fe_pow)};
 #ifdef EC_IMPL7_NAME
-const tabai_ec_impl EC_IMPL7_NAME = {
-    EC_API(point_add), EC_API(point_dbl), EC_API(mul_avx2), EC_API(mul_base7), EC_API(mul2_vartime),
-    EC_API(fe_mul),    EC_API(fe_sqr),    EC_API(fe_add),   EC_API(fe_sub),    EC_API(jmadd)};
+const tabai_ec_impl EC_IMPL7_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul_avx2),
+                                     EC_API(mul_base7), EC_API(mul2_vartime), EC_API(fe_mul),
+                                     EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub),
+                                     EC_API(jmadd),     EC_API(fe_pow)};
 #endif
 #ifdef EC_IMPL_AVX2_NAME
-const tabai_ec_impl EC_IMPL_AVX2_NAME = {
-    EC_API(point_add), EC_API(point_dbl), EC_API(mul_avx2), EC_API(mul_base), EC_API(mul2_vartime),
-    EC_API(fe_mul),    EC_API(fe_sqr),    EC_API(fe_add),   EC_API(fe_sub),   EC_API(jmadd)};
+const tabai_ec_impl EC_IMPL_AVX2_NAME = {EC_API(point_add), EC_API(point_dbl),    EC_API(mul_avx2),
+                                         EC_API(mul_base),  EC_API(mul2_vartime), EC_API(fe_mul),
+                                         EC_API(fe_sqr),    EC_API(fe_add),       EC_API(fe_sub),
+                                         EC_API(jmadd),     EC_API(fe_pow)};
 #endif
 #ifdef EC_IMPL7_AVX2_NAME
 const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
     EC_API(point_add),    EC_API(point_dbl), EC_API(mul_avx2), EC_API(mul_base7_avx2),
     EC_API(mul2_vartime), EC_API(fe_mul),    EC_API(fe_sqr),   EC_API(fe_add),
-    EC_API(fe_sub),       EC_API(jmadd)};
+    EC_API(fe_sub),       EC_API(jmadd),     EC_API(fe_pow)};
 #endif
 
 #undef F_MUL

@@ -115,7 +115,8 @@ static int point_parse(const tabai_ec_ctx *x, tabai_ec_point *r, const uint8_t *
         if (!tabai_lt_n(px, c->p, n)) return 0;
         fe_mul(m, r->x, px, m->rr);
         curve_rhs(x, rhs, r->x);
-        tabai_ec_pow(m, r->y, rhs, c->p_sqrt, c->pbits);
+        if (x->impl) x->impl->fe_pow(r->y, rhs, c->p_sqrt, c->pbits); /* the inlined field */
+        else tabai_ec_pow(m, r->y, rhs, c->p_sqrt, c->pbits);
         fe_sqr(m, t, r->y);
         if (!fe_eq(t, rhs, n)) return 0;
         uint64_t one[L9] = {1};

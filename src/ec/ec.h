@@ -92,6 +92,10 @@ typedef struct tabai_ec_impl {
      * (q->z ignored), r Jacobian; r may alias p; constant time */
     void (*jmadd)(const struct tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                   const tabai_ec_point *q);
+    /* r = a^e (the form of fe_mul) for a public, nonzero exponent e of ebits bits (e.g. the
+     * square root's (p + 1) / 4): tabai_ec_pow's 4-bit window on the inlined field
+     * operations; r may alias a; constant time in a */
+    void (*fe_pow)(uint64_t *r, const uint64_t *a, const uint64_t *e, size_t ebits);
 } tabai_ec_impl;
 
 /* A curve with its field and scalar moduli bound to the tier's kernels, and the curve's
