@@ -186,8 +186,9 @@ int main(int argc, char **argv) {
                   {TABAI_CURVE_P384, "P-384"},
                   {TABAI_CURVE_P521, "P-521"},
                   {TABAI_CURVE_SECP256K1, "secp256k1"}};
-    if (only && strcmp(only, "P-256") && strcmp(only, "P-384") && strcmp(only, "P-521") &&
-        strcmp(only, "secp256k1")) {
+    size_t known = 0;
+    for (size_t ci = 0; ci < 4; ci++) known += only && !strcmp(only, curves[ci].group);
+    if (only && !known) {
         fprintf(stderr, "tabai-ec-time: unknown curve %s (P-256, P-384, P-521, secp256k1)\n", only);
         return 2;
     }
