@@ -1213,24 +1213,58 @@ static void EC_FN(fe_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F
 static void EC_FN(fe_sqr)(uint64_t *r, const uint64_t *a) { F_SQR(r, a); }
 static void EC_FN(fe_add)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_ADD(r, a, b); }
 static void EC_FN(fe_sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) { F_SUB(r, a, b); }
-/* r = a^e for a public, nonzero e of ebits bits: 4-bit windows from the top, the leading zero
- * windows skipped and a zero digit's product too (e is public), the table a^1..a^15 */
+/* r = a^e for a public, nonzero e of ebits bits (the square roots' (p + 1) / 4), by e's runs
+ * of ones: a run of L ones is acc^(2^L) a^(2^L - 1), and a^(2^k - 1) comes from the chain of
+ * the top run's length (a^(2^(2k) - 1) = (a^(2^k - 1))^(2^k) a^(2^k - 1), a^(2^(k + 1) - 1) =
+ * (a^(2^k - 1))^2 a), whose links are kept and cover the other runs greedily. The exponents
+ * of the four curves take their bit length less one squarings and 0 (P-521), 7 (P-256) or 17
+ * (P-384, secp256k1) products, where 4-bit windows took 14 for their table and up to 80
+ * more. e is public, and so are the branches on its bits; constant time in a. */
+static size_t EC_FN(pow_run)(const uint64_t *e, size_t top, int bit) {
+    size_t n = 0; /* the bits equal to `bit` from position top down */
+    while (n <= top && (int)((e[(top - n) / 64] >> ((top - n) % 64)) & 1) == bit) n++;
+    return n;
+}
 static void EC_FN(fe_pow)(uint64_t *r, const uint64_t *a, const uint64_t *e, size_t ebits) {
-    EC_FN(fe) t[16], acc;
-    EC_FN(cpy)(t[1], a);
-    for (int i = 2; i < 16; i++) F_MUL(t[i], t[i - 1], a);
-    int started = 0;
-    for (size_t w = (ebits + 3) / 4; w-- > 0;) {
-        const size_t pos = 4 * w;
-        const unsigned d = (unsigned)((e[pos / 64] >> (pos % 64)) & 15); /* public */
-        if (started)
-            for (int j = 0; j < 4; j++) F_SQR(acc, acc);
-        if (d && started) F_MUL(acc, acc, t[d]);
-        else if (d) EC_FN(cpy)(acc, t[d]), started = 1;
+    enum { LINKS = 2 * 16 }; /* two links a bit of the top run's length (< 2^16 bits) */
+    EC_FN(fe) xk[LINKS], acc;
+    size_t klen[LINKS], nk = 0, top = ebits - 1;
+    while (top > 0 && !((e[top / 64] >> (top % 64)) & 1)) top--; /* public: e's length */
+    TABAI_VERIFY_CHECK((e[top / 64] >> (top % 64)) & 1);         /* e nonzero */
+    const size_t l0 = EC_FN(pow_run)(e, top, 1);
+    /* the chain of l0 from its top bit: k -> 2k (k squarings and a product), -> k + 1 */
+    EC_FN(cpy)(xk[0], a), klen[0] = 1, nk = 1;
+    int hb = 0;
+    while ((l0 >> (hb + 1)) != 0) hb++;
+    for (int b = hb - 1; b >= 0; b--) {
+        const size_t k = klen[nk - 1];
+        EC_FN(cpy)(xk[nk], xk[nk - 1]);
+        for (size_t j = 0; j < k; j++) F_SQR(xk[nk], xk[nk]);
+        F_MUL(xk[nk], xk[nk], xk[nk - 1]), klen[nk] = 2 * k, nk++;
+        if ((l0 >> b) & 1) {
+            F_SQR(xk[nk], xk[nk - 1]);
+            F_MUL(xk[nk], xk[nk], a), klen[nk] = 2 * k + 1, nk++;
+        }
     }
-    TABAI_VERIFY_CHECK(started); /* e nonzero */
+    EC_FN(cpy)(acc, xk[nk - 1]); /* a^(2^l0 - 1) */
+    size_t pos = top + 1 - l0;   /* the bits below the run: pos of them left */
+    while (pos > 0) {
+        const size_t z = EC_FN(pow_run)(e, pos - 1, 0);
+        for (size_t j = 0; j < z; j++) F_SQR(acc, acc);
+        pos -= z;
+        if (!pos) break;
+        size_t l = EC_FN(pow_run)(e, pos - 1, 1);
+        pos -= l;
+        while (l > 0) { /* the longest kept link that fits, down to a itself */
+            size_t i = nk - 1;
+            while (klen[i] > l) i--;
+            for (size_t j = 0; j < klen[i]; j++) F_SQR(acc, acc);
+            F_MUL(acc, acc, xk[i]);
+            l -= klen[i];
+        }
+    }
     EC_FN(cpy)(r, acc);
-    tabai_wipe(t, sizeof t);
+    tabai_wipe(xk, sizeof xk);
     tabai_wipe(acc, sizeof acc);
 }
 static void EC_FN(jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
