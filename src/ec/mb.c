@@ -511,10 +511,13 @@ tabai_status tabai_ecdsa_verify_batch_vartime(tabai_curve c, size_t count, tabai
                                               const uint8_t *const digest[],
                                               const size_t digest_len[],
                                               const uint8_t *const sig[], unsigned flags) {
-    /* on cores that run a 512-bit operation as two halves (Zen 4) the eight lanes verified
-     * a little slower than one signature at a time (make bench: 0.91-0.99x), where
-     * full-width units made them 1.25-1.96x faster: there the single function, item by item */
-    const tabai_ec_r52_kernel *k = tabai_cpu_zmm_halves() ? NULL : tabai_ec_mb_kernel_active();
+    /* on cores that run a 512-bit operation as two halves (Zen 4), where full-width units
+     * made the eight lanes 1.25-1.96x faster, they verified P-256 about as fast as one
+     * signature at a time (1.02x, `tabai bench --ops ecdsa_verify_mb`), secp256k1 slower
+     * (0.85x) and P-384, since its Jacobian doublings, faster (1.17x): there P-256 and
+     * secp256k1 go item by item */
+    const tabai_ec_r52_kernel *k =
+        c != TABAI_CURVE_P384 && tabai_cpu_zmm_halves() ? NULL : tabai_ec_mb_kernel_active();
     return tabai_ecdsa_verify_batch_with_vartime(k, c, count, st, pk, pk_len, digest, digest_len,
                                                  sig, flags);
 }

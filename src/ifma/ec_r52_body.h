@@ -14,7 +14,9 @@
  * Renes, Costello, Batina (EUROCRYPT 2016), Algorithms 4 and 6 (a = -3), 7 and 9 (a = 0);
  * scalar multiplication by signed 5-bit Booth windows (digits in [-16, 16] computed by
  * arithmetic, as OpenSSL's ecp_nistz256), each lane's table entry chosen by a scan of every
- * entry under lane masks. Nothing branches on or indexes by a lane's value. */
+ * entry under lane masks; on a = -3 k P's doublings run in Jacobian coordinates (jdbl, no
+ * exceptional input), the accumulator converted before and after them every window.
+ * Nothing branches on or indexes by a lane's value. */
 
 #ifndef EC_R52_ONCE
 #define EC_R52_ONCE 1
@@ -371,6 +373,67 @@ static void FN(pdbl)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P) {
     FN(copy)(R->z, Z3);
 }
 
+/* R = 2 P in Jacobian coordinates (x = X / Z^2, y = Y / Z^3; R may alias P) on an a = -3
+ * curve: dbl-2001-b of the Explicit-Formulas Database with Z3 = 2 Y Z as a product, 8
+ * products where Algorithm 6 takes 13. No exceptional input on a prime-order curve: Z = 0
+ * gives Z3 = 0, and a nonzero Y stays nonzero there (Y3 = -8 Y^4 when X = 0), which jac_proj
+ * needs. Constant time. */
+static void FN(jdbl)(const FN(eccv) * C, FN(ecpt) * R, const FN(ecpt) * P) {
+    VT a[D], b[D], c[D], t[D], X3[D], Y3[D], Z3[D];
+    FMUL(c, P->z, P->z); /* delta */
+    FMUL(b, P->y, P->y); /* gamma */
+    FSUB(t, P->x, c);
+    FADD(a, P->x, c);
+    FMUL(a, a, t);
+    FADD(t, a, a);
+    FADD(a, t, a); /* alpha = 3 (X - delta)(X + delta) */
+    FMUL(c, P->x, b);
+    FADD(c, c, c);
+    FADD(c, c, c); /* 4 beta */
+    FMUL(b, b, b);
+    FADD(b, b, b);
+    FADD(b, b, b);
+    FADD(b, b, b); /* 8 gamma^2 */
+    FMUL(Z3, P->y, P->z);
+    FADD(Z3, Z3, Z3);
+    FMUL(X3, a, a);
+    FSUB(X3, X3, c);
+    FSUB(X3, X3, c);
+    FSUB(t, c, X3);
+    FMUL(Y3, a, t);
+    FSUB(Y3, Y3, b);
+    FN(copy)(R->x, X3);
+    FN(copy)(R->y, Y3);
+    FN(copy)(R->z, Z3);
+}
+
+/* The lanes where the value a (fully reduced) is zero. */
+static inline VM FN(is_zero)(const VT *a) {
+    VM z = (VM)0xff;
+    for (int j = 0; j < D; j++) z &= V_EQ_MASK(a[j], V_ZERO());
+    return z;
+}
+
+/* Projective (X : Y : Z) (x = X / Z, y = Y / Z) to Jacobian (X Z, Y Z^2, Z), in place; the
+ * point at infinity (Z = 0) as (0, 1, 0), which jdbl keeps at infinity with Y nonzero. 3M. */
+static void FN(proj_jac)(const FN(eccv) * C, FN(ecpt) * R) {
+    VT t[D];
+    const VM inf = FN(is_zero)(R->z);
+    FMUL(t, R->z, R->z);
+    FMUL(R->y, R->y, t);
+    FMUL(R->x, R->x, R->z);
+    for (int j = 0; j < D; j++) R->y[j] = V_MASK_MOV(R->y[j], inf, C->p.one[j]);
+}
+
+/* Jacobian (X, Y, Z) to projective (X Z : Y : Z^3), in place; infinity (Z = 0, Y nonzero) to
+ * (0 : Y : 0), the complete formulas' infinity. 3M. */
+static void FN(jac_proj)(const FN(eccv) * C, FN(ecpt) * R) {
+    VT t[D];
+    FMUL(R->x, R->x, R->z);
+    FMUL(t, R->z, R->z);
+    FMUL(R->z, t, R->z);
+}
+
 static void FN(pinf)(const FN(eccv) *C, FN(ecpt) *R) {
     for (int j = 0; j < D; j++) R->x[j] = R->z[j] = V_ZERO();
     FN(copy)(R->y, C->p.one);
@@ -419,7 +482,13 @@ static void FN(pmul)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k, const FN
     FN(scan)(C, &acc, tab, abs);
     FN(pcneg)(C, &acc, neg);
     for (size_t i = w - 1; i-- > 0;) {
-        for (int j = 0; j < TABAI_EC_R52_W; j++) FN(pdbl)(C, &acc, &acc);
+        if (C->a_zero) { /* public: the curve; Algorithm 9 (9M) was level with jdbl there */
+            for (int j = 0; j < TABAI_EC_R52_W; j++) FN(pdbl)(C, &acc, &acc);
+        } else { /* the doublings in Jacobian coordinates, 8M each for Algorithm 6's 13 */
+            FN(proj_jac)(C, &acc);
+            for (int j = 0; j < TABAI_EC_R52_W; j++) FN(jdbl)(C, &acc, &acc);
+            FN(jac_proj)(C, &acc);
+        }
         FN(digit)(&neg, &abs, k, C->n, i);
         FN(scan)(C, &t, tab, abs);
         FN(pcneg)(C, &t, neg);

@@ -159,11 +159,35 @@ typedef struct items {
     const uint8_t *skp[MAXC], *peerp[MAXC], *pkp[MAXC], *dgp[MAXC], *sigp[MAXC];
 } items;
 
+/* item i's private scalar d replaced by an edge value (1 for item 2, q - 1 for 7, 2 for 9,
+ * 31 for 11, 2^(8 Ln - 9) for 15, q - 2 for 16: the lanes' leading zero windows, whose
+ * accumulator is at infinity, and the top of the range); 0 if item i keeps its random d */
+static int edge_scalar(uint8_t *d, tabai_curve cv, size_t i, size_t Ln) {
+    if (i != 2 && i != 7 && i != 9 && i != 11 && i != 15 && i != 16) return 0;
+    memset(d, 0, Ln);
+    switch (i) {
+    case 2: d[Ln - 1] = 1; return 1;
+    case 9: d[Ln - 1] = 2; return 1;
+    case 11: d[Ln - 1] = 31; return 1;
+    case 15: d[1] = 0x80; return 1;
+    case 7:
+    case 16:
+        CHECK(tabai_ec_curve_params(cv, NULL, NULL, NULL, NULL, NULL, d) == TABAI_OK,
+              "curve_params");
+        d[Ln - 1] = (uint8_t)(d[Ln - 1] - (i == 7 ? 1 : 2)); /* q's low byte is above 2 */
+        return 1;
+    default: return 1;
+    }
+}
+
 static void make_items(items *it, tabai_curve cv, size_t count) {
     size_t L = tabai_ec_field_bytes(cv), Ln = tabai_ec_scalar_bytes(cv);
     for (size_t i = 0; i < count; i++) {
         uint8_t sk2[66];
         CHECK(tabai_ec_keypair(cv, it->sk[i], it->pk[i]) == TABAI_OK, "keypair");
+        if (edge_scalar(it->sk[i], cv, i, Ln)) /* its key pair from d */
+            CHECK(tabai_ec_public_key(cv, it->pk[i], 1 + 2 * L, it->sk[i]) == TABAI_OK,
+                  "public_key (edge d)");
         CHECK(tabai_ec_keypair(cv, sk2, it->peer[i]) == TABAI_OK, "keypair (peer)");
         it->peer_len[i] = it->pk_len[i] = 1 + 2 * L;
         it->dg_len[i] = 32 + (i % 3) * 16;
