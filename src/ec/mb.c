@@ -10,6 +10,7 @@
 #include "../cpu/cpu.h"
 #include "../dispatch/tables.h"
 #include "../mb/mb.h"
+#include "../mod/mod.h"
 #include "field.h"
 #include "mb.h"
 
@@ -30,6 +31,7 @@ const tabai_ec_r52_kernel *tabai_ec_mb_kernel_active(void) {
 #define TABW(bits, d) (WINS(bits) * TABAI_EC_R52_TAB * 2 * (d))
 static uint64_t gtab_p256[TABW(256, 5)], gtab_p384[TABW(384, 8)], gtab_k256[TABW(256, 5)];
 static tabai_ec_r52_curve r52_curves[TABAI_EC_NCURVES];
+static tabai_ec_ctx r52_ctx[TABAI_EC_NCURVES]; /* inv_p's context */
 static pthread_once_t r52_once[TABAI_EC_NCURVES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
                                                    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 
@@ -58,6 +60,22 @@ static void r52_mod_init(tabai_ec_r52_mod *r, const tabai_ec_mod *m, size_t d,
     digits_of(r->rr, d, t, m->n);
     r->e = e;
     r->ebits = ebits;
+}
+
+/* The lanes' affine conversion: r = a^-1 mod p by the constant-time safegcd (src/mod), a
+ * plain residue of n limbs, in place of a Fermat power in the lanes (about three times
+ * slower a lane at P-384 on Zen 4: src/ec/README.md, "Eight lanes"). */
+static void r52_inv_p(const void *ctx, uint64_t *r, const uint64_t *a) {
+    const tabai_ec_ctx *x = ctx;
+    tabai_modinv_safegcd(r, a, x->fp.m, x->fp.minv, x->c->pbits, x->c->n);
+}
+
+_Static_assert(TABAI_EC_R52_GLV_BITS == TABAI_EC_GLV_BITS, "the lanes' GLV windows");
+
+/* k = k1 + k2 lambda mod q for the lanes' GLV (point.c's split, constant time) */
+static void r52_glv_split(const void *ctx, const uint64_t *k, uint64_t *k1, uint64_t *k2,
+                          uint64_t *neg1, uint64_t *neg2) {
+    tabai_ec_glv_split(ctx, k, k1, k2, neg1, neg2);
 }
 
 /* The constants and the table: window i holds j 2^(5i) G (j = 1..16) in affine coordinates,
@@ -96,6 +114,17 @@ static void r52_build(size_t ci) {
         digits_of(tab + e * d, d, t, n);
     }
     r->gtab = tab;
+    r52_ctx[ci] = x;
+    r->inv_p = r52_inv_p;
+    r->ctx = &r52_ctx[ci];
+    r->glv = c->glv;
+    if (c->glv) { /* beta from the scalar path's form (x 2^(64 n)) to the lanes' */
+        uint64_t one[L9] = {1};
+        r->glv_split = r52_glv_split;
+        fe_mul(fp, t, c->beta_m, one);
+        mod_shl(fp, t, t, 52 * d);
+        digits_of(r->beta, d, t, n);
+    }
 }
 static void r52_build0(void) { r52_build(0); }
 static void r52_build1(void) { r52_build(1); }
@@ -381,7 +410,11 @@ tabai_status tabai_ecdsa_sign_batch_with(const tabai_ec_r52_kernel *k, tabai_cur
         /* FIPS 186-5 6.4.1: r = x(k G) mod q, s = k^-1 (e + r d) mod q */
         k->mul_base(r, X, NULL, K);
         for (size_t l = 0; l < LN; l++) reduce_q(c, X + l * n);
-        k->qinv(r, KI, K);
+        /* k^-1 by the constant-time safegcd, two lanes at a time (about a third of the time
+         * of the lanes' Fermat power at P-384 on Zen 4: src/ec/README.md) */
+        for (size_t l = 0; l < LN; l += 2)
+            tabai_modinv2_safegcd(KI + l * n, K + l * n, x.fq.m, x.fq.minv, KI + (l + 1) * n,
+                                  K + (l + 1) * n, x.fq.m, x.fq.minv, c->qbits, n);
         k->qmul(r, T, X, Dk);
         for (size_t l = 0; l < LN; l++) fe_add(&x.fq, T + l * n, T + l * n, E + l * n);
         k->qmul(r, S, KI, T);
@@ -417,10 +450,9 @@ tabai_status tabai_ecdsa_sign_batch(tabai_curve c, size_t count, tabai_status st
                                     tabai_hash h, const uint8_t *const extra[],
                                     const size_t extra_len[], unsigned flags) {
     /* on cores that run a 512-bit operation as two halves (Zen 4) the eight lanes signed
-     * P-384 more slowly than one item at a time (make bench: 0.88x), while P-256 and
-     * secp256k1 still gained (1.04x, 1.16x): there P-384 goes item by item */
-    const tabai_ec_r52_kernel *k =
-        c == TABAI_CURVE_P384 && tabai_cpu_zmm_halves() ? NULL : tabai_ec_mb_kernel_active();
+     * P-384 more slowly than one item at a time until the lanes' inversions went to the
+     * safegcd (1.12x since, P-256 1.09x, secp256k1 1.26x: src/ec/README.md) */
+    const tabai_ec_r52_kernel *k = tabai_ec_mb_kernel_active();
     return tabai_ecdsa_sign_batch_with(k, c, count, st, sig, sk, digest, digest_len, h, extra,
                                        extra_len, flags);
 }
@@ -492,7 +524,9 @@ tabai_status tabai_ecdsa_verify_batch_with_vartime(const tabai_ec_r52_kernel *k,
             }
         }
         /* FIPS 186-5 6.4.2: w = s^-1, u1 = e w, u2 = r w, x(u1 G + u2 Q) mod q == r */
-        k->qinv(r, W, S);
+        const tabai_ec_mod *fq = &r52_ctx[c - tabai_ec_curves].fq; /* built by served() */
+        for (size_t l = 0; l < LN; l++) /* public: the variable-time safegcd */
+            (void)tabai_modinv_safegcd_vartime(W + l * n, S + l * n, fq->m, fq->minv, c->qbits, n);
         k->qmul(r, U1, E, W);
         k->qmul(r, U2, R, W);
         unsigned inf = k->mul2_vartime(r, X, U1, U2, PX, PY);
@@ -512,12 +546,10 @@ tabai_status tabai_ecdsa_verify_batch_vartime(tabai_curve c, size_t count, tabai
                                               const size_t digest_len[],
                                               const uint8_t *const sig[], unsigned flags) {
     /* on cores that run a 512-bit operation as two halves (Zen 4), where full-width units
-     * made the eight lanes 1.25-1.96x faster, they verified P-256 about as fast as one
-     * signature at a time (1.02x, `tabai bench --ops ecdsa_verify_mb`), secp256k1 slower
-     * (0.85x) and P-384, since its Jacobian doublings, faster (1.17x): there P-256 and
-     * secp256k1 go item by item */
-    const tabai_ec_r52_kernel *k =
-        c != TABAI_CURVE_P384 && tabai_cpu_zmm_halves() ? NULL : tabai_ec_mb_kernel_active();
+     * made the eight lanes 1.25-1.96x faster, they verified a little slower than one
+     * signature at a time until k P's Jacobian doublings (a = -3), GLV (secp256k1) and the
+     * safegcd inversions: 1.05x (P-256), 1.25x (P-384), 1.17x (secp256k1) since */
+    const tabai_ec_r52_kernel *k = tabai_ec_mb_kernel_active();
     return tabai_ecdsa_verify_batch_with_vartime(k, c, count, st, pk, pk_len, digest, digest_len,
                                                  sig, flags);
 }

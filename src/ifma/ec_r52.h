@@ -18,6 +18,7 @@
 #define TABAI_EC_R52_MAXD 8  /* digits of a 384-bit field (416 bits) */
 #define TABAI_EC_R52_W 5     /* signed Booth windows of 5 bits, digits in [-16, 16] */
 #define TABAI_EC_R52_TAB 16  /* multiples 1..16 per window */
+#define TABAI_EC_R52_GLV_BITS 129 /* the bound of the GLV halves (= TABAI_EC_GLV_BITS) */
 
 /* One modulus (p or q) in radix 2^52: digits < 2^52, least significant first. */
 typedef struct tabai_ec_r52_mod {
@@ -25,7 +26,7 @@ typedef struct tabai_ec_r52_mod {
     uint64_t k0;                     /* -m^-1 mod 2^52 */
     uint64_t rr[TABAI_EC_R52_MAXD];  /* R^2 mod m, R = 2^(52 d) */
     uint64_t one[TABAI_EC_R52_MAXD]; /* R mod m */
-    const uint64_t *e;               /* m - 2 (the Fermat exponent), 64-bit limbs */
+    const uint64_t *e;               /* m - 2 (qinv's Fermat exponent), 64-bit limbs */
     size_t ebits;                    /* its bit length (public) */
 } tabai_ec_r52_mod;
 
@@ -40,6 +41,19 @@ typedef struct tabai_ec_r52_curve {
     /* window i, entry j (1..16), coordinate c (0 = x, 1 = y), digit t of j 2^(5i) G, affine,
      * Montgomery form: gtab[((i * 16 + j - 1) * 2 + c) * d + t] */
     const uint64_t *gtab;
+    /* r = a^-1 mod p on n plain limbs (a < p, a = 0 gives 0; r may alias a), constant time,
+     * called with ctx: the affine conversion's inversion, lane by lane (the batch layer
+     * gives its safegcd, src/mod) */
+    void (*inv_p)(const void *ctx, uint64_t *r, const uint64_t *a);
+    /* glv (a = 0 curves with the endomorphism lambda (x, y) = (beta x, y)): k P as
+     * k1 P + k2 lambda P, k = k1 + k2 lambda mod q split by glv_split (called with ctx, lane
+     * by lane, constant time: k < q of n limbs to magnitudes k1, k2 < 2^TABAI_EC_R52_GLV_BITS of
+     * n limbs and their signs, 1 for negative); beta R mod p */
+    int glv;
+    void (*glv_split)(const void *ctx, const uint64_t *k, uint64_t *k1, uint64_t *k2,
+                      uint64_t *neg1, uint64_t *neg2);
+    uint64_t beta[TABAI_EC_R52_MAXD];
+    const void *ctx;
 } tabai_ec_r52_curve;
 
 /* The kernels of one instantiation. Every function is constant time in its secret inputs
@@ -51,7 +65,8 @@ typedef struct tabai_ec_r52_curve {
  *   Each returns the mask of the lanes whose result is the point at infinity (x, y then 0);
  *   y may be NULL.
  *   oncurve:  the mask of the lanes with py^2 = px^3 + a px + b (px, py < p).
- *   qinv:     r = a^-1 mod q (a = 0 gives 0), Fermat; qmul: r = a b mod q (a, b < q). */
+ *   qinv:     r = a^-1 mod q (a = 0 gives 0), Fermat (a reference for the tests: the batch
+ *             layer inverts scalars by the safegcd); qmul: r = a b mod q (a, b < q). */
 typedef struct tabai_ec_r52_kernel {
     const char *name; /* "ifma_zmm", "generic8" */
     unsigned (*mul)(const tabai_ec_r52_curve *c, uint64_t *x, uint64_t *y, const uint64_t *k,

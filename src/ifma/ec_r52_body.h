@@ -9,8 +9,9 @@
  * accumulators unnormalised between rows: digit j collects at most 4 terms < 2^52 per row,
  * 4 d terms in all plus the row carries (< 2^9), below 2^58 for d <= 8; the result T < 2m
  * (a, b < m, R > m) is normalised once and m subtracted under a lane mask. Addition and
- * subtraction: one carry chain and a masked correction by m. Inversion: Fermat, a^(m-2) by
- * fixed 4-bit windows of the public exponent. Points: the complete projective formulas of
+ * subtraction: one carry chain and a masked correction by m. Inversion: the affine
+ * conversion's by the curve's inv_p, lane by lane (the batch layer's safegcd); qinv's by
+ * Fermat, a^(m-2) by fixed 4-bit windows of the public exponent. Points: the complete projective formulas of
  * Renes, Costello, Batina (EUROCRYPT 2016), Algorithms 4 and 6 (a = -3), 7 and 9 (a = 0);
  * scalar multiplication by signed 5-bit Booth windows (digits in [-16, 16] computed by
  * arithmetic, as OpenSSL's ecp_nistz256), each lane's table entry chosen by a scan of every
@@ -67,6 +68,12 @@ typedef struct FN(eccv) {
     int a_zero;
     size_t n, qbits;
     const uint64_t *gtab;
+    void (*inv_p)(const void *ctx, uint64_t *r, const uint64_t *a);
+    int glv;
+    void (*glv_split)(const void *ctx, const uint64_t *k, uint64_t *k1, uint64_t *k2,
+                      uint64_t *neg1, uint64_t *neg2);
+    VT beta[D];
+    const void *ctx;
 } FN(eccv);
 
 static void FN(mod_load)(FN(ecmod) *v, const tabai_ec_r52_mod *m) {
@@ -90,6 +97,11 @@ static void FN(cv_load)(FN(eccv) *v, const tabai_ec_r52_curve *c) {
     v->n = c->n;
     v->qbits = c->qbits;
     v->gtab = c->gtab;
+    v->inv_p = c->inv_p;
+    v->glv = c->glv;
+    v->glv_split = c->glv_split;
+    for (int j = 0; j < D; j++) v->beta[j] = V_SET1(c->beta[j]);
+    v->ctx = c->ctx;
 }
 
 /* r = t mod m for unnormalised digits t[0..D) of a value < 2 m: normalise, then subtract m
@@ -500,6 +512,57 @@ static void FN(pmul)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k, const FN
     tabai_wipe(&t, sizeof t);
 }
 
+/* R = k P per lane on a curve with GLV (C->glv): k = k1 + k2 lambda (the batch layer's
+ * split, lane by lane, each half below 2^129 with a sign), k1 P + k2 lambda P by the two
+ * halves' Booth windows side by side over P..16P and its image (beta x, y), each entry's
+ * sign the digit's xor the half's, by masks: 26 windows of five doublings and two additions
+ * where pmul takes 52 of five and one (Gallant, Lambert, Vanstone, CRYPTO 2001; point.c's
+ * mul_glv_ct). Constant time in k. */
+/* clang-format off */
+static void FN(pmul_glv)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k,
+                         const FN(ecpt) *P) {
+    /* clang-format on */
+    FN(ecpt) tab[TABAI_EC_R52_TAB], tab2[TABAI_EC_R52_TAB], acc, t;
+    uint64_t k1[EC_L * TABAI_EC_R52_MAXD], k2[EC_L * TABAI_EC_R52_MAXD];
+    _Alignas(64) uint64_t s1[EC_L], s2[EC_L];
+    const size_t n = C->n;
+    for (unsigned l = 0; l < EC_L; l++)
+        C->glv_split(C->ctx, k + l * n, k1 + l * n, k2 + l * n, &s1[l], &s2[l]);
+    const VM m1 = V_EQ_MASK(V_LD(s1), V_SET1(1)), m2 = V_EQ_MASK(V_LD(s2), V_SET1(1));
+    tab[0] = *P;
+    FN(pdbl)(C, &tab[1], P);
+    for (int j = 2; j < TABAI_EC_R52_TAB; j++) FN(padd)(C, &tab[j], &tab[j - 1], P);
+    for (int j = 0; j < TABAI_EC_R52_TAB; j++) {
+        tab2[j] = tab[j];
+        FMUL(tab2[j].x, tab[j].x, C->beta);
+    }
+    const size_t w = TABAI_EC_R52_GLV_BITS / TABAI_EC_R52_W + 1;
+    VM neg;
+    VT abs;
+    FN(pinf)(C, &acc);
+    for (size_t i = w; i-- > 0;) {
+        if (i + 1 < w)
+            for (int j = 0; j < TABAI_EC_R52_W; j++) FN(pdbl)(C, &acc, &acc);
+        FN(digit)(&neg, &abs, k1, n, i);
+        FN(scan)(C, &t, tab, abs);
+        FN(pcneg)(C, &t, neg ^ m1);
+        FN(padd)(C, &acc, &acc, &t);
+        FN(digit)(&neg, &abs, k2, n, i);
+        FN(scan)(C, &t, tab2, abs);
+        FN(pcneg)(C, &t, neg ^ m2);
+        FN(padd)(C, &acc, &acc, &t);
+    }
+    *R = acc;
+    tabai_wipe(tab, sizeof tab);
+    tabai_wipe(tab2, sizeof tab2);
+    tabai_wipe(&acc, sizeof acc);
+    tabai_wipe(&t, sizeof t);
+    tabai_wipe(k1, sizeof k1);
+    tabai_wipe(k2, sizeof k2);
+    tabai_wipe(s1, sizeof s1);
+    tabai_wipe(s2, sizeof s2);
+}
+
 /* R = k G per lane by the generator's affine table: one complete addition a window, each
  * lane's entry by a scan of the whole row (entries broadcast). */
 static void FN(pmul_base)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k) {
@@ -534,12 +597,20 @@ static void FN(pmul_base)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k) {
 }
 
 /* Affine plain coordinates of R into lanes (y may be NULL); returns the lanes at infinity
- * (Z = 0: then 0, 0). One Fermat inversion per lane. */
+ * (Z = 0: then 0, 0). One inversion per lane: the curve's inv_p on each lane's plain Z,
+ * Z^-1 then back to the Montgomery form (the safegcd of the batch layer: a Fermat power in
+ * the lanes took about three times as long at P-384 on Zen 4). */
 static unsigned FN(affine)(const FN(eccv) *C, uint64_t *x, uint64_t *y, const FN(ecpt) *R) {
     VT zi[D], t[D];
     VM inf = (VM)0xff;
     for (int j = 0; j < D; j++) inf &= V_EQ_MASK(R->z[j], V_ZERO());
-    FN(pow)(zi, R->z, &C->p);
+    _Alignas(64) uint64_t zl[EC_L * TABAI_EC_R52_MAXD];
+    FN(from_mont)(t, R->z, &C->p);
+    FN(store)(zl, t, C->n);
+    for (unsigned l = 0; l < EC_L; l++) C->inv_p(C->ctx, zl + l * C->n, zl + l * C->n);
+    FN(load)(zi, zl, C->n);
+    FN(to_mont)(zi, zi, &C->p);
+    tabai_wipe(zl, sizeof zl);
     FMUL(t, R->x, zi);
     FN(from_mont)(t, t, &C->p);
     FN(store)(x, t, C->n);
@@ -568,7 +639,8 @@ static unsigned FN(k_mul)(const tabai_ec_r52_curve *c, uint64_t *x, uint64_t *y,
     FN(ecpt) P, R;
     FN(cv_load)(&C, c);
     FN(pload)(&C, &P, px, py);
-    FN(pmul)(&C, &R, k, &P);
+    if (C.glv) FN(pmul_glv)(&C, &R, k, &P); /* public: the curve */
+    else FN(pmul)(&C, &R, k, &P);
     unsigned inf = FN(affine)(&C, x, y, &R);
     tabai_wipe(&R, sizeof R);
     return inf;
@@ -593,7 +665,8 @@ static unsigned FN(k_mul2)(const tabai_ec_r52_curve *c, uint64_t *x, const uint6
     FN(ecpt) P, R1, R2;
     FN(cv_load)(&C, c);
     FN(pload)(&C, &P, px, py);
-    FN(pmul)(&C, &R2, u2, &P);
+    if (C.glv) FN(pmul_glv)(&C, &R2, u2, &P);
+    else FN(pmul)(&C, &R2, u2, &P);
     FN(pmul_base)(&C, &R1, u1);
     FN(padd)(&C, &R1, &R1, &R2);
     return FN(affine)(&C, x, NULL, &R1);
