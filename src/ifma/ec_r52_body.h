@@ -253,27 +253,41 @@ static inline void FN(from_mont)(VT *r, const VT *a, const FN(ecmod) *M) {
 #define FADD(r, a, b) FN(add)(r, a, b, &C->p)
 #define FSUB(r, a, b) FN(sub)(r, a, b, &C->p)
 
-/* Algorithm 4 (a = -3) and 7 (a = 0): R = P + Q for any P, Q (R may alias). */
-static void FN(padd)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P, const FN(ecpt) *Q) {
+/* Algorithms 4 (a = -3) and 7 (a = 0): R = P + Q for any P, Q (R may alias); with aff (a
+ * constant at each call) Q's Z is taken as 1 and not read, Algorithms 5 and 8 (the mixed
+ * additions: one product and four additions fewer, still complete for any P and an affine
+ * Q; Q at infinity is the caller's to handle). */
+/* clang-format off */
+static inline void FN(padd_any)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P,
+                                const FN(ecpt) *Q, const int aff) {
+    /* clang-format on */
     VT t0[D], t1[D], t2[D], t3[D], t4[D], X3[D], Y3[D], Z3[D];
     FMUL(t0, P->x, Q->x);
     FMUL(t1, P->y, Q->y);
-    FMUL(t2, P->z, Q->z);
+    if (aff) FN(copy)(t2, P->z);
+    else FMUL(t2, P->z, Q->z);
     FADD(t3, P->x, P->y);
     FADD(t4, Q->x, Q->y);
     FMUL(t3, t3, t4);
     FADD(t4, t0, t1);
     FSUB(t3, t3, t4);
-    FADD(t4, P->y, P->z);
-    FADD(X3, Q->y, Q->z);
-    FMUL(t4, t4, X3);
-    FADD(X3, t1, t2);
-    FSUB(t4, t4, X3);
-    FADD(X3, P->x, P->z);
-    FADD(Y3, Q->x, Q->z);
-    FMUL(X3, X3, Y3);
-    FADD(Y3, t0, t2);
-    FSUB(Y3, X3, Y3);
+    if (aff) { /* Y1 + Y2 Z1 and X1 + X2 Z1 */
+        FMUL(t4, Q->y, P->z);
+        FADD(t4, t4, P->y);
+        FMUL(Y3, Q->x, P->z);
+        FADD(Y3, Y3, P->x);
+    } else {
+        FADD(t4, P->y, P->z);
+        FADD(X3, Q->y, Q->z);
+        FMUL(t4, t4, X3);
+        FADD(X3, t1, t2);
+        FSUB(t4, t4, X3);
+        FADD(X3, P->x, P->z);
+        FADD(Y3, Q->x, Q->z);
+        FMUL(X3, X3, Y3);
+        FADD(Y3, t0, t2);
+        FSUB(Y3, X3, Y3);
+    }
     if (!C->a_zero) { /* public: the curve */
         FMUL(Z3, C->b, t2);
         FSUB(X3, Y3, Z3);
@@ -321,6 +335,15 @@ static void FN(padd)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P, const FN
     FN(copy)(R->y, Y3);
     FN(copy)(R->z, Z3);
 }
+/* clang-format off */
+static void FN(padd)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P, const FN(ecpt) *Q) {
+    FN(padd_any)(C, R, P, Q, 0);
+}
+static void FN(padd_aff)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P,
+                         const FN(ecpt) *Q) {
+    FN(padd_any)(C, R, P, Q, 1);
+}
+/* clang-format on */
 
 /* Algorithm 6 (a = -3) and 9 (a = 0): R = 2 P (R may alias P). */
 static void FN(pdbl)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P) {
@@ -566,7 +589,7 @@ static void FN(pmul_glv)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k,
 /* R = k G per lane by the generator's affine table: one complete addition a window, each
  * lane's entry by a scan of the whole row (entries broadcast). */
 static void FN(pmul_base)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k) {
-    FN(ecpt) acc, t;
+    FN(ecpt) acc, t, s;
     size_t w = C->qbits / TABAI_EC_R52_W + 1;
     FN(pinf)(C, &acc);
     for (size_t i = 0; i < w; i++) {
@@ -583,17 +606,19 @@ static void FN(pmul_base)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k) {
                 t.y[d] = V_MASK_MOV(t.y[d], m, V_SET1(e[D + d]));
             }
         }
-        VM zero = V_EQ_MASK(abs, V_ZERO()); /* digit 0: (0 : 1 : 0) */
-        for (int d = 0; d < D; d++) {
-            t.z[d] = V_MASKZ_MOV((VM)~zero, C->p.one[d]);
-            t.y[d] = V_MASK_MOV(t.y[d], zero, C->p.one[d]);
-        }
         FN(pcneg)(C, &t, neg);
-        FN(padd)(C, &acc, &acc, &t);
+        FN(padd_aff)(C, &s, &acc, &t);            /* the entry is affine: the mixed addition */
+        const VM zero = V_EQ_MASK(abs, V_ZERO()); /* digit 0: acc kept */
+        for (int d = 0; d < D; d++) {
+            acc.x[d] = V_MASK_MOV(s.x[d], zero, acc.x[d]);
+            acc.y[d] = V_MASK_MOV(s.y[d], zero, acc.y[d]);
+            acc.z[d] = V_MASK_MOV(s.z[d], zero, acc.z[d]);
+        }
     }
     *R = acc;
     tabai_wipe(&acc, sizeof acc);
     tabai_wipe(&t, sizeof t);
+    tabai_wipe(&s, sizeof s);
 }
 
 /* Affine plain coordinates of R into lanes (y may be NULL); returns the lanes at infinity
