@@ -159,8 +159,10 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_x25519_keypair(uint8_t sk[
 /* ---- batches: many operations of one curve in one call ----
  * At tier ifma, P-256, P-384 and secp256k1 run in groups of 8, one operation per 64-bit
  * lane of a zmm register (radix 2^52, vpmadd52luq/huq: Bos, Montgomery, Shumow, Zaverucha,
- * SAC 2013, Algorithm 2; the complete formulas of Renes, Costello, Batina 2016), a last
- * partial group padded with dummy lanes; at the tiers below, and for P-521, every item goes
+ * SAC 2013, Algorithm 2; the complete formulas of Renes, Costello, Batina 2016, k P's
+ * doublings in Jacobian coordinates on the a = -3 curves, GLV on secp256k1; inversions by
+ * safegcd item by item), a last partial group padded with dummy lanes; at the tiers below,
+ * and for P-521, every item goes
  * through its single-operation function. Either way every item's output and status are
  * those of its single-operation twin (same bytes: RFC 6979 nonces included). Arrays hold
  * one entry per item (count may be 0). Each item has its own status in st[i]; an item's bad
@@ -191,9 +193,7 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdh_batch(
 /** sig[i][2 Ln] = r || s: tabai_ecdsa_sign_digest of digest[i][digest_len[i]] with sk[i]
  *  for many items, one hash h and flags for all; extra may be NULL (no additional data),
  *  else extra[i][extra_len[i]] as RFC 6979 3.6's k'. The signatures are byte for byte
- *  those of tabai_ecdsa_sign_digest. Per item: its errors. On a CPU that runs 512-bit
- *  operations as two halves (AMD Zen 4), P-384's items go through tabai_ecdsa_sign_digest
- *  one by one, which was faster there than the eight lanes. Time: constant in sk[i] and the
+ *  those of tabai_ecdsa_sign_digest. Per item: its errors. Time: constant in sk[i] and the
  *  nonces. */
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_sign_batch(
     tabai_curve c, size_t count, tabai_status st[], uint8_t *const sig[], const uint8_t *const sk[],
@@ -201,9 +201,7 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_sign_batch(
     const uint8_t *const extra[], const size_t extra_len[], unsigned flags);
 /** st[i] = tabai_ecdsa_verify_digest_vartime(pk[i], digest[i], sig[i]) for i < count (flags
  *  for all): TABAI_OK for a valid signature, else TABAI_ERR_NULL, TABAI_ERR_POINT or
- *  TABAI_ERR_SIGNATURE. On a CPU that runs 512-bit operations as two halves (AMD Zen 4),
- *  where the eight lanes were slower than one at a time, every item goes through
- *  tabai_ecdsa_verify_digest_vartime at tier ifma too. Time: variable (public inputs only). */
+ *  TABAI_ERR_SIGNATURE. Time: variable (public inputs only). */
 TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_ecdsa_verify_batch_vartime(
     tabai_curve c, size_t count, tabai_status st[], const uint8_t *const pk[],
     const size_t pk_len[], const uint8_t *const digest[], const size_t digest_len[],

@@ -662,8 +662,8 @@ def _sig_tuple(curve_: Curve, sig: bytes, encoding: str = "der") -> Tuple[int, i
 
 # ------------------------------------------------------------------------------------------
 # Batches: many operations of one curve in one call (at tier ifma eight at a time, one per
-# lane of a zmm register; below it, and verification and P-384's signing on cores that run
-# zmm as two halves, one after another); results equal the single methods'.
+# lane of a zmm register; below it, and for P-521, one after another); results equal the
+# single methods'.
 # The GIL is released while the C library runs, so threads calling these scale.
 # ------------------------------------------------------------------------------------------
 def _batch_curve(keys: Any, cls: type, what: str) -> Curve:
