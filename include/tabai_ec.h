@@ -162,13 +162,13 @@ TABAI_API TABAI_WARN_UNUSED_RESULT tabai_status tabai_x25519_keypair(uint8_t sk[
  * SAC 2013, Algorithm 2; the complete formulas of Renes, Costello, Batina 2016, k P's
  * doublings in Jacobian coordinates on the a = -3 curves, GLV on secp256k1; inversions by
  * safegcd item by item), a last partial group padded with dummy lanes; at the tiers below,
- * and for P-521, every item goes
- * through its single-operation function. Either way every item's output and status are
- * those of its single-operation twin (same bytes: RFC 6979 nonces included). Arrays hold
- * one entry per item (count may be 0). Each item has its own status in st[i]; an item's bad
- * input fails that item alone and leaves its output unwritten. Returns TABAI_OK if every
- * item succeeded, else the status of the first failed item; TABAI_ERR_CURVE (unknown curve)
- * and TABAI_ERR_NULL (st or an array NULL with count > 0) before anything is written. */
+ * and for P-521, every item goes through its single-operation function. Either way every
+ * item's output and status are those of its single-operation twin (same bytes: RFC 6979
+ * nonces included). Arrays hold one entry per item (count may be 0). Each item has its own
+ * status in st[i]; an item's bad input fails that item alone and leaves its output
+ * unwritten. Returns TABAI_OK if every item succeeded, else the status of the first failed
+ * item; TABAI_ERR_CURVE (unknown curve) and TABAI_ERR_NULL (st or an array NULL with
+ * count > 0) before anything is written. */
 
 /** pk[i] = sk[i] G for i < count: tabai_ec_public_key for many keys, all in the form
  *  pk_len chooses (1 + 2L uncompressed, 1 + L compressed; TABAI_ERR_SIZE for the whole call
