@@ -63,8 +63,8 @@ static void r52_mod_init(tabai_ec_r52_mod *r, const tabai_ec_mod *m, size_t d,
 }
 
 /* The lanes' affine conversion: r = a^-1 mod p by the constant-time safegcd (src/mod), a
- * plain residue of n limbs, in place of a Fermat power in the lanes (about three times
- * slower a lane at P-384 on Zen 4: src/ec/README.md, "Eight lanes"). */
+ * plain residue of n limbs, in place of a Fermat power in the lanes (measured faster:
+ * src/ec/README.md, "Eight lanes"). */
 static void r52_inv_p(const void *ctx, uint64_t *r, const uint64_t *a) {
     const tabai_ec_ctx *x = ctx;
     tabai_modinv_safegcd(r, a, x->fp.m, x->fp.minv, x->c->pbits, x->c->n);
@@ -410,8 +410,8 @@ tabai_status tabai_ecdsa_sign_batch_with(const tabai_ec_r52_kernel *k, tabai_cur
         /* FIPS 186-5 6.4.1: r = x(k G) mod q, s = k^-1 (e + r d) mod q */
         k->mul_base(r, X, NULL, K);
         for (size_t l = 0; l < LN; l++) reduce_q(c, X + l * n);
-        /* k^-1 by the constant-time safegcd, two lanes at a time (about a third of the time
-         * of the lanes' Fermat power at P-384 on Zen 4: src/ec/README.md) */
+        /* k^-1 by the constant-time safegcd, two lanes at a time (measured faster than the
+         * lanes' Fermat power: src/ec/README.md, "Eight lanes") */
         for (size_t l = 0; l < LN; l += 2)
             tabai_modinv2_safegcd(KI + l * n, K + l * n, x.fq.m, x.fq.minv, KI + (l + 1) * n,
                                   K + (l + 1) * n, x.fq.m, x.fq.minv, c->qbits, n);
@@ -450,8 +450,8 @@ tabai_status tabai_ecdsa_sign_batch(tabai_curve c, size_t count, tabai_status st
                                     tabai_hash h, const uint8_t *const extra[],
                                     const size_t extra_len[], unsigned flags) {
     /* on cores that run a 512-bit operation as two halves (Zen 4) the eight lanes signed
-     * P-384 more slowly than one item at a time until the lanes' inversions went to the
-     * safegcd (1.12x since, P-256 1.09x, secp256k1 1.26x: src/ec/README.md) */
+     * P-384 more slowly than one item at a time until the inversions by the safegcd and k G's
+     * mixed additions (make bench since: 1.19x, P-256 1.14x, secp256k1 1.33x) */
     const tabai_ec_r52_kernel *k = tabai_ec_mb_kernel_active();
     return tabai_ecdsa_sign_batch_with(k, c, count, st, sig, sk, digest, digest_len, h, extra,
                                        extra_len, flags);
@@ -548,7 +548,7 @@ tabai_status tabai_ecdsa_verify_batch_vartime(tabai_curve c, size_t count, tabai
     /* on cores that run a 512-bit operation as two halves (Zen 4), where full-width units
      * made the eight lanes 1.25-1.96x faster, they verified a little slower than one
      * signature at a time until k P's Jacobian doublings (a = -3), GLV (secp256k1) and the
-     * safegcd inversions: 1.05x (P-256), 1.25x (P-384), 1.17x (secp256k1) since */
+     * safegcd inversions: 1.07x (P-256), 1.30x (P-384), 1.19x (secp256k1) in make bench since */
     const tabai_ec_r52_kernel *k = tabai_ec_mb_kernel_active();
     return tabai_ecdsa_verify_batch_with_vartime(k, c, count, st, pk, pk_len, digest, digest_len,
                                                  sig, flags);

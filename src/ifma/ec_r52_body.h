@@ -623,8 +623,8 @@ static void FN(pmul_base)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k) {
 
 /* Affine plain coordinates of R into lanes (y may be NULL); returns the lanes at infinity
  * (Z = 0: then 0, 0). One inversion per lane: the curve's inv_p on each lane's plain Z,
- * Z^-1 then back to the Montgomery form (the safegcd of the batch layer: a Fermat power in
- * the lanes took about three times as long at P-384 on Zen 4). */
+ * Z^-1 then back to the Montgomery form (the safegcd of the batch layer, measured faster
+ * than a Fermat power in the lanes: src/ec/README.md). */
 static unsigned FN(affine)(const FN(eccv) *C, uint64_t *x, uint64_t *y, const FN(ecpt) *R) {
     VT zi[D], t[D];
     VM inf = (VM)0xff;
