@@ -413,7 +413,9 @@ static void FN(pdbl)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P) {
  * products where Algorithm 6 takes 13. No exceptional input on a prime-order curve: Z = 0
  * gives Z3 = 0, and a nonzero Y stays nonzero there (Y3 = -8 Y^4 when X = 0), which jac_proj
  * needs. Constant time. */
-static void FN(jdbl)(const FN(eccv) * C, FN(ecpt) * R, const FN(ecpt) * P) {
+/* clang-format off */
+static void FN(jdbl)(const FN(eccv) *C, FN(ecpt) *R, const FN(ecpt) *P) {
+    /* clang-format on */
     VT a[D], b[D], c[D], t[D], X3[D], Y3[D], Z3[D];
     FMUL(c, P->z, P->z); /* delta */
     FMUL(b, P->y, P->y); /* gamma */
@@ -451,7 +453,9 @@ static inline VM FN(is_zero)(const VT *a) {
 
 /* Projective (X : Y : Z) (x = X / Z, y = Y / Z) to Jacobian (X Z, Y Z^2, Z), in place; the
  * point at infinity (Z = 0) as (0, 1, 0), which jdbl keeps at infinity with Y nonzero. 3M. */
-static void FN(proj_jac)(const FN(eccv) * C, FN(ecpt) * R) {
+/* clang-format off */
+static void FN(proj_jac)(const FN(eccv) *C, FN(ecpt) *R) {
+    /* clang-format on */
     VT t[D];
     const VM inf = FN(is_zero)(R->z);
     FMUL(t, R->z, R->z);
@@ -462,7 +466,9 @@ static void FN(proj_jac)(const FN(eccv) * C, FN(ecpt) * R) {
 
 /* Jacobian (X, Y, Z) to projective (X Z : Y : Z^3), in place; infinity (Z = 0, Y nonzero) to
  * (0 : Y : 0), the complete formulas' infinity. 3M. */
-static void FN(jac_proj)(const FN(eccv) * C, FN(ecpt) * R) {
+/* clang-format off */
+static void FN(jac_proj)(const FN(eccv) *C, FN(ecpt) *R) {
+    /* clang-format on */
     VT t[D];
     FMUL(R->x, R->x, R->z);
     FMUL(t, R->z, R->z);
