@@ -11,13 +11,14 @@
  * (a, b < m, R > m) is normalised once and m subtracted under a lane mask. Addition and
  * subtraction: one carry chain and a masked correction by m. Inversion: the affine
  * conversion's by the curve's inv_p, lane by lane (the batch layer's safegcd); qinv's by
- * Fermat, a^(m-2) by fixed 4-bit windows of the public exponent. Points: the complete projective formulas of
- * Renes, Costello, Batina (EUROCRYPT 2016), Algorithms 4 and 6 (a = -3), 7 and 9 (a = 0);
- * scalar multiplication by signed 5-bit Booth windows (digits in [-16, 16] computed by
- * arithmetic, as OpenSSL's ecp_nistz256), each lane's table entry chosen by a scan of every
- * entry under lane masks; on a = -3 k P's doublings run in Jacobian coordinates (jdbl, no
- * exceptional input), the accumulator converted before and after them every window.
- * Nothing branches on or indexes by a lane's value. */
+ * Fermat, a^(m-2) by fixed 4-bit windows of the public exponent. Points: the complete
+ * projective formulas of Renes, Costello, Batina (EUROCRYPT 2016), Algorithms 4 and 6
+ * (a = -3), 7 and 9 (a = 0), and the mixed 5 and 8 for k G; scalar multiplication by signed
+ * 5-bit Booth windows (digits in [-16, 16] computed by arithmetic, as OpenSSL's
+ * ecp_nistz256), each lane's table entry chosen by a scan of every entry under lane masks;
+ * on a = -3 k P's doublings run in Jacobian coordinates (jdbl, no exceptional input), the
+ * accumulator converted before and after them every window; secp256k1's k P by GLV
+ * (pmul_glv). Nothing branches on or indexes by a lane's value. */
 
 #ifndef EC_R52_ONCE
 #define EC_R52_ONCE 1
