@@ -1228,7 +1228,7 @@ static size_t EC_FN(pow_run)(const uint64_t *e, size_t top, int bit) {
 static void EC_FN(fe_pow)(uint64_t *r, const uint64_t *a, const uint64_t *e, size_t ebits) {
     enum { LINKS = 2 * 16 }; /* two links a bit of the top run's length (< 2^16 bits) */
     EC_FN(fe) xk[LINKS], acc;
-    size_t klen[LINKS], nk = 0, top = ebits - 1;
+    size_t klen[LINKS], nk, top = ebits - 1;
     while (top > 0 && !((e[top / 64] >> (top % 64)) & 1)) top--; /* public: e's length */
     TABAI_VERIFY_CHECK((e[top / 64] >> (top % 64)) & 1);         /* e nonzero */
     const size_t l0 = EC_FN(pow_run)(e, top, 1);

@@ -95,7 +95,7 @@ static void r52_build(size_t ci) {
     r->n = n;
     r->qbits = c->qbits;
     r->a_zero = c->a_zero;
-    r52_mod_init(&r->p, &x.fp, d, c->p_minus2, c->pbits);
+    r52_mod_init(&r->p, &x.fp, d, NULL, 0); /* p's inverses go to inv_p: no exponent */
     r52_mod_init(&r->q, &x.fq, d, c->q_minus2, c->qbits);
     uint64_t t[L9], r52[L9] = {1};
     mod_shl(fp, t, c->b, 52 * d);

@@ -26,8 +26,8 @@ typedef struct tabai_ec_r52_mod {
     uint64_t k0;                     /* -m^-1 mod 2^52 */
     uint64_t rr[TABAI_EC_R52_MAXD];  /* R^2 mod m, R = 2^(52 d) */
     uint64_t one[TABAI_EC_R52_MAXD]; /* R mod m */
-    const uint64_t *e;               /* m - 2 (qinv's Fermat exponent), 64-bit limbs */
-    size_t ebits;                    /* its bit length (public) */
+    const uint64_t *e;               /* q - 2 (qinv's Fermat exponent), 64-bit limbs; p: NULL */
+    size_t ebits;                    /* its bit length (public); p: 0 */
 } tabai_ec_r52_mod;
 
 /* One curve y^2 = x^3 + a x + b (a = -3 or a = 0) with its generator's table. */

@@ -634,8 +634,7 @@ static void FN(pmul_base)(const FN(eccv) *C, FN(ecpt) *R, const uint64_t *k) {
  * than a Fermat power in the lanes: src/ec/README.md). */
 static unsigned FN(affine)(const FN(eccv) *C, uint64_t *x, uint64_t *y, const FN(ecpt) *R) {
     VT zi[D], t[D];
-    VM inf = (VM)0xff;
-    for (int j = 0; j < D; j++) inf &= V_EQ_MASK(R->z[j], V_ZERO());
+    const VM inf = FN(is_zero)(R->z);
     _Alignas(64) uint64_t zl[EC_L * TABAI_EC_R52_MAXD];
     FN(from_mont)(t, R->z, &C->p);
     FN(store)(zl, t, C->n);

@@ -163,21 +163,25 @@ typedef struct items {
  * 31 for 11, 2^(8 Ln - 9) for 15, q - 2 for 16: the lanes' leading zero windows, whose
  * accumulator is at infinity, and the top of the range); 0 if item i keeps its random d */
 static int edge_scalar(uint8_t *d, tabai_curve cv, size_t i, size_t Ln) {
-    if (i != 2 && i != 7 && i != 9 && i != 11 && i != 15 && i != 16) return 0;
-    memset(d, 0, Ln);
+    uint8_t low = 0, q_less = 0;
     switch (i) {
-    case 2: d[Ln - 1] = 1; return 1;
-    case 9: d[Ln - 1] = 2; return 1;
-    case 11: d[Ln - 1] = 31; return 1;
-    case 15: d[1] = 0x80; return 1;
-    case 7:
-    case 16:
+    case 2: low = 1; break;
+    case 9: low = 2; break;
+    case 11: low = 31; break;
+    case 15: break; /* 2^(8 Ln - 9) below */
+    case 7: q_less = 1; break;
+    case 16: q_less = 2; break;
+    default: return 0;
+    }
+    memset(d, 0, Ln);
+    if (q_less) {
         CHECK(tabai_ec_curve_params(cv, NULL, NULL, NULL, NULL, NULL, d) == TABAI_OK,
               "curve_params");
-        d[Ln - 1] = (uint8_t)(d[Ln - 1] - (i == 7 ? 1 : 2)); /* q's low byte is above 2 */
-        return 1;
-    default: return 1;
+        d[Ln - 1] = (uint8_t)(d[Ln - 1] - q_less); /* q's low byte is above 2 */
     }
+    d[Ln - 1] = (uint8_t)(d[Ln - 1] + low);
+    if (i == 15) d[1] = 0x80;
+    return 1;
 }
 
 static void make_items(items *it, tabai_curve cv, size_t count) {
