@@ -28,19 +28,27 @@
  *                      (jdadd_inc, 13M + 5S) instead of a doubling and an addition (12M +
  *                      7S): faster on P-256 and P-384 from tier bmi2, not on P-521 or at
  *                      generic; EC_MUL_DA_INLINE inlines it (faster on P-384, not P-256)
+ *   EC_MADD_FUSED      optional: the incomplete mixed addition's X3 and Y3 by FE_SQR_SUB2 and
+ *                      FE_MUL_SUB (P-521 at ifma; P-256's fused mixed addition was slower)
  *   EC_MADD_Z3_LATE    optional: the incomplete mixed addition's Z3 = Z1 H beside its last
  *                      product, not before X3 (faster on P-384's k G, not on the others)
- *   FE_MUL_SUB(r, a, b, c), FE_SQR_SUB2(r, a, b), FE_TRIPLE(r, a)
- *                      optional: r = a b R^-1 - c, a^2 R^-1 - 2 b, 3 a mod p, fused (the
- *                      doubling's Y3, X3 and 3 alpha; default: the operations above in turn)
+ *   FE_MUL_SUB(r, a, b, c), FE_SQR_SUB2(r, a, b), FE_TRIPLE(r, a), FE_SUB2X(r, a, b)
+ *                      optional: r = a b R^-1 - c, a^2 R^-1 - 2 b, 3 a, 2 (a - b) mod p,
+ *                      fused (the doubling's Y3, X3, 3 alpha and, with EC_DBL_W, 2 (fb - X3);
+ *                      default: the operations above in turn)
  *   FE_IN(r, a), FE_OUT(r, a), FE_IS_ZERO(a)
  *                      optional: the field operations work on a representation of their own
  *                      (P-521's radix 2^58): FE_IN takes an element of the context's form
  *                      (< p, 64-bit words) into it, FE_OUT brings one back to words below p,
  *                      FE_IS_ZERO(a) is 1 if a = 0 mod p (constant time); the instance
  *                      functions convert the points they take and give, the tables' entries
- *                      and the curve's b. The one, (1, 0, ...), must be the same in both;
- *                      such a field defines FE_HALF too.
+ *                      and the curve's b. The one, (1, 0, ...), must be the same in both
+ *                      unless EC_ONE says otherwise; such a field defines FE_HALF too.
+ *   EC_FE_N            optional: words of a field element when more than EC_N (P-521's
+ *                      radix 2^52 at ifma: 12); the instance's points then have a type of
+ *                      their own (EC_FN(pt)), converted at its entry and exit (FE_IN)
+ *   EC_ONE(x)          optional: the field's one in the operations' form (default: the
+ *                      context's x->fp.one)
  * and defines EC_IMPL_NAME, a const tabai_ec_impl; with EC_IMPL7_NAME (4-limb curves) or
  * EC_IMPL7_AVX2_NAME (an even EC_N) defined too, one more each whose k G reads the width-7
  * table with the AVX-512F scan kernel (tiers avx512, ifma) or the AVX2 one (whose k P reads
@@ -51,8 +59,20 @@
 #include "ec.h"
 #include "field.h"
 
-typedef uint64_t EC_FN(fe)[EC_N];
-static const uint64_t EC_FN(zero)[EC_N]; /* the field's 0 in every form */
+#ifdef EC_FE_N /* elements of more words than p (a reduced radix): points of the instance's own */
+typedef struct {
+    uint64_t x[EC_FE_N], y[EC_FE_N], z[EC_FE_N];
+} EC_FN(pt);
+#else
+#define EC_FE_N EC_N
+typedef tabai_ec_point EC_FN(pt);
+#endif
+#define EC_PT EC_FN(pt) /* the instance's point type */
+#ifndef EC_ONE
+#define EC_ONE(x) ((x)->fp.one) /* the field's one in the operations' form */
+#endif
+typedef uint64_t EC_FN(fe)[EC_FE_N];
+static const uint64_t EC_FN(zero)[EC_FE_N]; /* the field's 0 in every form */
 
 /* r = a + b mod p for a, b < p: the sum, the borrow of sum - p, then p subtracted under
  * its mask. Three carry chains: a select of sum or sum - p by masks was compiled into
@@ -78,8 +98,7 @@ TABAI_INLINE void EC_FN(sub)(uint64_t *r, const uint64_t *a, const uint64_t *b) 
     for (size_t i = 0; i < EC_N; i++) cy = tabai_adc(&r[i], d[i], EC_P[i] & m, cy);
 }
 TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
-    _Pragma("GCC unroll 16")
-    for (size_t i = 0; i < EC_N; i++) r[i] = a[i];
+    _Pragma("GCC unroll 16") for (size_t i = 0; i < EC_FE_N; i++) r[i] = a[i];
 }
 
 #define F_MUL FE_MUL
@@ -119,9 +138,8 @@ TABAI_INLINE void EC_FN(cpy)(uint64_t *r, const uint64_t *a) {
  * addition) faster on every curve and ECDH faster except on P-521, slightly slower there, in
  * alternating tabai-ec-time runs; grouping the first half's products too (point_add) gained
  * nothing on P-256 and lost on P-521, so it keeps the papers' order. */
-TABAI_INLINE void EC_FN(add_tail)(const tabai_ec_ctx *x, tabai_ec_point *r, uint64_t *t0,
-                                  uint64_t *t1, uint64_t *t2, uint64_t *t3, uint64_t *t4,
-                                  uint64_t *Y3) {
+TABAI_INLINE void EC_FN(add_tail)(const tabai_ec_ctx *x, EC_PT *r, uint64_t *t0, uint64_t *t1,
+                                  uint64_t *t2, uint64_t *t3, uint64_t *t4, uint64_t *Y3) {
     EC_FN(fe) X3, Z3;
 #if !EC_AZERO
     EC_FN(fe) bt, u;
@@ -173,8 +191,7 @@ TABAI_INLINE void EC_FN(add_tail)(const tabai_ec_ctx *x, tabai_ec_point *r, uint
 
 /* Renes-Costello-Batina Algorithm 4 (a = -3) / 7 (a = 0): r = p + q for any p, q (r may
  * alias). */
-static void EC_FN(point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
-                             const tabai_ec_point *q) {
+static void EC_FN(point_add)(const tabai_ec_ctx *x, EC_PT *r, const EC_PT *p, const EC_PT *q) {
     EC_FN(fe) t0, t1, t2, t3, t4, X3, Y3;
     F_MUL(t0, p->x, q->x);
     F_MUL(t1, p->y, q->y);
@@ -198,7 +215,7 @@ static void EC_FN(point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tab
 }
 
 /* Algorithm 6 (a = -3) / 9 (a = 0): r = 2 p (r may alias p). */
-static void EC_FN(point_dbl)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p) {
+static void EC_FN(point_dbl)(const tabai_ec_ctx *x, EC_PT *r, const EC_PT *p) {
     EC_FN(fe) t0, t1, t2, X3, Y3, Z3;
 #if !EC_AZERO
     EC_FN(fe) t3, bt;
@@ -263,41 +280,41 @@ static void EC_FN(point_dbl)(const tabai_ec_ctx *x, tabai_ec_point *r, const tab
     EC_FN(cpy)(r->z, Z3);
 }
 
-static inline void EC_FN(point_inf)(const tabai_ec_ctx *x, tabai_ec_point *r) {
+static inline void EC_FN(point_inf)(const tabai_ec_ctx *x, EC_PT *r) {
     memset(r, 0, sizeof *r);
-    EC_FN(cpy)(r->y, x->fp.one);
+    EC_FN(cpy)(r->y, EC_ONE(x));
 }
 
-/* r = m ? a : b for a mask m (0 or all ones), EC_N words, by 128-bit vector operations (the
+/* r = m ? a : b for a mask m (0 or all ones), EC_FE_N words, by 128-bit vector operations (the
  * SIMD units, not the ALUs that the field products' mulx competes with); r may alias. */
 static inline void EC_FN(fe_sel)(uint64_t *r, uint64_t m, const uint64_t *a, const uint64_t *b) {
     typedef uint64_t v2 __attribute__((vector_size(16)));
     const v2 mv = {m, m};
 #pragma GCC unroll 16
-    for (size_t i = 0; i + 1 < EC_N; i += 2) {
+    for (size_t i = 0; i + 1 < EC_FE_N; i += 2) {
         v2 va, vb;
         memcpy(&va, a + i, sizeof va);
         memcpy(&vb, b + i, sizeof vb);
         vb = (va & mv) | (vb & ~mv);
         memcpy(r + i, &vb, sizeof vb);
     }
-    if (EC_N % 2) r[EC_N - 1] = (a[EC_N - 1] & m) | (b[EC_N - 1] & ~m);
+    if (EC_FE_N % 2) r[EC_FE_N - 1] = (a[EC_FE_N - 1] & m) | (b[EC_FE_N - 1] & ~m);
 }
 
 /* r = -r if neg (0 or 1): y = p - y under a mask (y = 0 stays 0). */
-static inline void EC_FN(point_cneg)(tabai_ec_point *r, uint64_t neg) {
+static inline void EC_FN(point_cneg)(EC_PT *r, uint64_t neg) {
     EC_FN(fe) ny;
     F_SUB(ny, EC_FN(zero), r->y);
-    tabai_cmov_n(r->y, neg, ny, r->y, EC_N);
+    tabai_cmov_n(r->y, neg, ny, r->y, EC_FE_N);
 }
 
-static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p);
+static inline void EC_FN(jdbl_ct)(EC_PT *r, const EC_PT *p);
 #ifdef EC_DBL_W
-static inline void EC_FN(jdbl_w_ct)(tabai_ec_point *r);
+static inline void EC_FN(jdbl_w_ct)(EC_PT *r);
 #endif
-static void EC_FN(jdblu)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p);
-static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
-                        const tabai_ec_point *q, int q_affine, const uint64_t *zg, uint64_t *zr);
+static void EC_FN(jdblu)(EC_PT *r, EC_PT *pu, const EC_PT *p);
+static void EC_FN(jadd)(const tabai_ec_ctx *x, EC_PT *r, const EC_PT *p, const EC_PT *q,
+                        int q_affine, const uint64_t *zg, uint64_t *zr);
 
 /* r = a^-1 (a nonzero, public), variable time: the context's inversion, through the
  * context's form for a field of its own representation. r may alias a. */
@@ -314,15 +331,15 @@ static void EC_FN(inv_vartime)(const tabai_ec_ctx *x, uint64_t *r, const uint64_
 
 /* pa = p with Z = 1 for a public p: p itself when its Z is one, else (X / Z : Y / Z : 1) by
  * a variable-time inversion; 0 for infinity (pa not set). */
-static int EC_FN(affine_in)(const tabai_ec_ctx *x, tabai_ec_point *pa, const tabai_ec_point *p) {
+static int EC_FN(affine_in)(const tabai_ec_ctx *x, EC_PT *pa, const EC_PT *p) {
     if (FE_IS_ZERO(p->z)) return 0;
     *pa = *p;
-    if (memcmp(p->z, x->fp.one, EC_N * sizeof *p->z) == 0) return 1;
+    if (memcmp(p->z, EC_ONE(x), EC_FE_N * sizeof *p->z) == 0) return 1;
     EC_FN(fe) zi;
     EC_FN(inv_vartime)(x, zi, p->z);
     F_MUL(pa->x, p->x, zi);
     F_MUL(pa->y, p->y, zi);
-    EC_FN(cpy)(pa->z, x->fp.one);
+    EC_FN(cpy)(pa->z, EC_ONE(x));
     return 1;
 }
 
@@ -334,8 +351,7 @@ static int EC_FN(affine_in)(const tabai_ec_ctx *x, tabai_ec_point *pa, const tab
  * Z3 = Z (X1 - X2), and p becomes (W1, Y1 (W1 - W2), Z3). 5M + 2S, no product by a or b.
  * zr = X1 - X2 = Z3 / Z. Public points only (the tables of mul and mul2_vartime); r must
  * not alias p or q. */
-static void EC_FN(zaddu)(tabai_ec_point *r, tabai_ec_point *p, const tabai_ec_point *q,
-                         uint64_t *zr) {
+static void EC_FN(zaddu)(EC_PT *r, EC_PT *p, const EC_PT *q, uint64_t *zr) {
     EC_FN(fe) c, w1, w2, dy, a1, t;
     F_SUB(zr, p->x, q->x);
     F_SUB(dy, p->y, q->y);
@@ -362,8 +378,7 @@ static void EC_FN(zaddu)(tabai_ec_point *r, tabai_ec_point *p, const tabai_ec_po
  * last Z, then Z(t[j - 1])^-1 = Z(t[j])^-1 zr[j] going down, and x Z^-2, y Z^-3: 4M + 1S an
  * entry (Montgomery's trick would add 3M an entry to form the products of the Z's, which the
  * chain gives). Public points only. */
-static void EC_FN(affine_coz)(const tabai_ec_ctx *x, tabai_ec_point *t, EC_FN(fe) zr[], int n,
-                              tabai_ec_point *also) {
+static void EC_FN(affine_coz)(const tabai_ec_ctx *x, EC_PT *t, EC_FN(fe) zr[], int n, EC_PT *also) {
     EC_FN(fe) zi, z2;
     EC_FN(inv_vartime)(x, zi, t[n - 1].z);
     for (int j = n - 1; j >= 0; j--) {
@@ -381,8 +396,7 @@ static void EC_FN(affine_coz)(const tabai_ec_ctx *x, tabai_ec_point *t, EC_FN(fe
  * them so), then t[0..n-1] to affine coordinates by one inversion (affine_coz), and a too
  * (it ends with t[n - 1]'s Z) when also is a. Public points only: the tables of mul and
  * mul2_vartime. */
-static void EC_FN(coz_chain_affine)(const tabai_ec_ctx *x, tabai_ec_point *t, int n,
-                                    tabai_ec_point *a, tabai_ec_point *also) {
+static void EC_FN(coz_chain_affine)(const tabai_ec_ctx *x, EC_PT *t, int n, EC_PT *a, EC_PT *also) {
     EC_FN(fe) zr[16];
     for (int j = 1; j < n; j++) EC_FN(zaddu)(&t[j], a, &t[j - 1], zr[j]);
     EC_FN(affine_coz)(x, t, zr, n, also);
@@ -397,8 +411,8 @@ static void EC_FN(coz_chain_affine)(const tabai_ec_ctx *x, tabai_ec_point *t, in
  * exceptional case: p = +-j p only for j = +-1 mod q), and one inversion for all (affine_coz):
  * 1 doubling and 14 additions of 5M + 2S, 4M + 1S an entry to affine. The windows then add
  * the entries by mixed Jacobian additions (mul_scan). */
-static void EC_FN(aff_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const tabai_ec_point *p) {
-    tabai_ec_point pu;
+static void EC_FN(aff_table)(const tabai_ec_ctx *x, EC_PT *tab, const EC_PT *p) {
+    EC_PT pu;
     EC_FN(jdblu)(&tab[1], &pu, p);
     EC_FN(coz_chain_affine)(x, tab + 1, TABAI_EC_TAB - 1, &pu, &pu);
     tab[0] = pu;
@@ -410,9 +424,8 @@ static void EC_FN(aff_table)(const tabai_ec_ctx *x, tabai_ec_point *tab, const t
  * precomputation is of these): 2 p by jdblu, which leaves p with 2 p's Z, then
  * (2 j + 1) p = 2 p + (2 j - 1) p by zaddu, which leaves 2 p with the sum's Z (no exceptional
  * case: 2 p = +-(2 j - 1) p only for 2 j - 1 = +-2 mod q), and one inversion for all. */
-static void EC_FN(aff_table_odd)(const tabai_ec_ctx *x, tabai_ec_point *tab,
-                                 const tabai_ec_point *p) {
-    tabai_ec_point d2;
+static void EC_FN(aff_table_odd)(const tabai_ec_ctx *x, EC_PT *tab, const EC_PT *p) {
+    EC_PT d2;
     EC_FN(jdblu)(&d2, &tab[0], p);
     EC_FN(coz_chain_affine)(x, tab, TABAI_EC_TAB, &d2, NULL);
 }
@@ -423,12 +436,12 @@ static void EC_FN(aff_table_odd)(const tabai_ec_ctx *x, tabai_ec_point *tab,
  * index): entry i = 1..16 of EC_AW words holds x || y of tab[i - 1] (i p, or (2 i - 1) p for
  * the odd multiples) and zero words after them (EC_AW: 2 EC_N rounded up to whole vectors of
  * four); entry 0 (a GLV window's digit 0, no addition) is zero. */
-#define EC_AW (((2 * EC_N + 3) / 4) * 4)
-static void EC_FN(pack_aff)(uint64_t *pt, const tabai_ec_point *tab) {
+#define EC_AW (((2 * EC_FE_N + 3) / 4) * 4)
+static void EC_FN(pack_aff)(uint64_t *pt, const EC_PT *tab) {
     memset(pt, 0, (TABAI_EC_TAB + 1) * EC_AW * sizeof *pt);
     for (int i = 1; i <= TABAI_EC_TAB; i++) {
-        memcpy(pt + i * EC_AW, tab[i - 1].x, EC_N * sizeof *pt);
-        memcpy(pt + i * EC_AW + EC_N, tab[i - 1].y, EC_N * sizeof *pt);
+        memcpy(pt + i * EC_AW, tab[i - 1].x, EC_FE_N * sizeof *pt);
+        memcpy(pt + i * EC_AW + EC_FE_N, tab[i - 1].y, EC_FE_N * sizeof *pt);
     }
 }
 
@@ -436,7 +449,7 @@ static void EC_FN(pack_aff)(uint64_t *pt, const tabai_ec_point *tab) {
  * by the vector scan kernel of the tier over the packed copy pt when scan is set (every
  * entry loaded, the wanted one kept by masks; through the caller's scratch ent[EC_AW] and
  * idx[4], which the caller wipes once at its end), else by a masked scan of all 16 entries. */
-static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab, const uint64_t *pt,
+static inline void EC_FN(read_aff)(EC_PT *t, const EC_PT *tab, const uint64_t *pt,
                                    tabai_mb_scan_fn scan, uint64_t abs, uint64_t *ent,
                                    uint64_t *idx) {
     if (!scan) { /* public: the tier */
@@ -445,7 +458,7 @@ static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab,
         for (uint64_t j = 0; j < TABAI_EC_TAB; j++) {
             uint64_t msk = tabai_mask(tabai_eq(j + 1, abs));
 #pragma GCC unroll 16
-            for (size_t l = 0; l < EC_N; l++) {
+            for (size_t l = 0; l < EC_FE_N; l++) {
                 t->x[l] |= tab[j].x[l] & msk;
                 t->y[l] |= tab[j].y[l] & msk;
             }
@@ -454,8 +467,8 @@ static inline void EC_FN(read_aff)(tabai_ec_point *t, const tabai_ec_point *tab,
     }
     idx[0] = idx[1] = idx[2] = idx[3] = abs;
     scan(ent, pt, TABAI_EC_TAB + 1, EC_AW / 4, 4, idx);
-    memcpy(t->x, ent, EC_N * sizeof *ent);
-    memcpy(t->y, ent + EC_N, EC_N * sizeof *ent);
+    memcpy(t->x, ent, EC_FE_N * sizeof *ent);
+    memcpy(t->y, ent + EC_FE_N, EC_FE_N * sizeof *ent);
 }
 
 /* r = a / 2 mod p for a < p, p odd (constant time): a + p under the mask of a's low bit,
@@ -481,13 +494,12 @@ TABAI_INLINE void EC_FN(half)(uint64_t *r, const uint64_t *a) {
 
 /* The end of a masked Jacobian addition acc + t: acc = (X3, Y3, Z3), but (x, y, 1) of t when
  * acc is at infinity (Z = 0), and acc kept when abs = 0 (t the zero entry). Constant time. */
-static inline void EC_FN(jadd_select)(const tabai_ec_ctx *x, tabai_ec_point *acc,
-                                      const tabai_ec_point *t, uint64_t *X3, uint64_t *Y3,
-                                      uint64_t *Z3, uint64_t abs) {
+static inline void EC_FN(jadd_select)(const tabai_ec_ctx *x, EC_PT *acc, const EC_PT *t,
+                                      uint64_t *X3, uint64_t *Y3, uint64_t *Z3, uint64_t abs) {
     const uint64_t inf = tabai_mask(FE_IS_ZERO(acc->z)), keep = tabai_mask(tabai_eq(abs, 0));
     EC_FN(fe_sel)(X3, inf, t->x, X3);
     EC_FN(fe_sel)(Y3, inf, t->y, Y3);
-    EC_FN(fe_sel)(Z3, inf, x->fp.one, Z3);
+    EC_FN(fe_sel)(Z3, inf, EC_ONE(x), Z3);
     EC_FN(fe_sel)(acc->x, keep, acc->x, X3);
     EC_FN(fe_sel)(acc->y, keep, acc->y, Y3);
     EC_FN(fe_sel)(acc->z, keep, acc->z, Z3);
@@ -506,8 +518,8 @@ static inline void EC_FN(jadd_select)(const tabai_ec_ctx *x, tabai_ec_point *acc
  * gives Z3 = 0; acc at infinity is replaced by (x, y, 1) under a mask. 7M + 6S (7M + 5S for
  * a = 0), against the complete projective formula's 11M + 2 products by b and the change of
  * coordinates around it (2M + 1S) when the doublings are Jacobian. */
-static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
-                                       const tabai_ec_point *t, uint64_t abs) {
+static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, EC_PT *acc, const EC_PT *t,
+                                       uint64_t abs) {
     EC_FN(fe) zz, u2, s2, tt, m, rr, ra, ma, n, q, w, X3, Y3, Z3;
     F_SQR(zz, acc->z);
     F_MUL(u2, t->x, zz);
@@ -527,12 +539,12 @@ static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *ac
     const uint64_t deg = FE_IS_ZERO(m);
     F_ADD(ra, acc->y, acc->y);
     F_SUB(ma, acc->x, u2);
-    tabai_cmov_n(ra, deg, ra, rr, EC_N);
-    tabai_cmov_n(ma, deg, ma, m, EC_N);
+    tabai_cmov_n(ra, deg, ra, rr, EC_FE_N);
+    tabai_cmov_n(ma, deg, ma, m, EC_FE_N);
     F_SQR(n, ma);
     F_MUL(q, tt, n); /* T M'^2 */
     F_SQR(n, n);
-    tabai_cmov_n(n, deg, EC_FN(zero), n, EC_N); /* M^3 M' */
+    tabai_cmov_n(n, deg, EC_FN(zero), n, EC_FE_N); /* M^3 M' */
     F_SQR(w, ra);
     F_SUB(X3, w, q);
     F_MUL(Z3, acc->z, ma);
@@ -551,9 +563,8 @@ static inline void EC_FN(jmadd_masked)(const tabai_ec_ctx *x, tabai_ec_point *ac
  * (x, y, 1) and acc kept when abs = 0, by masks; acc = -t gives Z3 = 0, infinity, as it
  * should. acc = t (H = r = 0) is wrong: mul_base_w shows that k G's windows never meet it,
  * mul_scan that k P's windows other than the last never meet acc = +-t. Constant time. */
-static inline void EC_FN(jmadd_inc_core)(const tabai_ec_point *acc, const tabai_ec_point *t,
-                                         uint64_t *X3, uint64_t *Y3, uint64_t *Z3, uint64_t *ax,
-                                         uint64_t *ay) {
+static inline void EC_FN(jmadd_inc_core)(const EC_PT *acc, const EC_PT *t, uint64_t *X3,
+                                         uint64_t *Y3, uint64_t *Z3, uint64_t *ax, uint64_t *ay) {
     EC_FN(fe) zz, u2, s2, h, r, hh, hhh, v, w;
     F_SQR(zz, acc->z);
     F_MUL(u2, t->x, zz);
@@ -562,6 +573,22 @@ static inline void EC_FN(jmadd_inc_core)(const tabai_ec_point *acc, const tabai_
     F_SUBL(h, u2, acc->x);
     F_SUBL(r, s2, acc->y);
     F_SQR(hh, h);
+#ifdef EC_MADD_FUSED /* X3 = (r^2 - 2 v) - H^3, Y3 = r w - Y1 H^3 by the fused operations */
+    F_MUL(hhh, h, hh);
+    F_MUL(v, acc->x, hh);
+#ifndef EC_MADD_Z3_LATE
+    F_MUL(Z3, acc->z, h);
+#endif
+    FE_SQR_SUB2(X3, r, v);
+    F_SUB(X3, X3, hhh);
+    F_SUBL(w, v, X3);
+#ifdef EC_MADD_Z3_LATE
+    F_MUL(Z3, acc->z, h);
+#endif
+    F_MUL(hh, acc->y, hhh); /* hh: Y1 H^3 */
+    FE_MUL_SUB(Y3, r, w, hh);
+    if (ax) EC_FN(cpy)(ax, v), EC_FN(cpy)(ay, hh); /* acc with Z3: (X1 H^2, Y1 H^3) */
+#else
     F_SQR(X3, r);
     F_MUL(hhh, h, hh);
     F_MUL(v, acc->x, hh);
@@ -579,9 +606,10 @@ static inline void EC_FN(jmadd_inc_core)(const tabai_ec_point *acc, const tabai_
     F_MUL(w, acc->y, hhh);
     F_SUB(Y3, Y3, w);
     if (ax) EC_FN(cpy)(ax, v), EC_FN(cpy)(ay, w); /* acc with Z3: (X1 H^2, Y1 H^3) */
+#endif
 }
-static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point *acc,
-                                           const tabai_ec_point *t, uint64_t abs) {
+static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, EC_PT *acc, const EC_PT *t,
+                                           uint64_t abs) {
     EC_FN(fe) X3, Y3, Z3;
     EC_FN(jmadd_inc_core)(acc, t, X3, Y3, Z3, NULL, NULL);
     EC_FN(jadd_select)(x, acc, t, X3, Y3, Z3, abs);
@@ -589,8 +617,7 @@ static inline void EC_FN(jmadd_inc_masked)(const tabai_ec_ctx *x, tabai_ec_point
 #if !EC_GLV && !defined(EC_MUL_DA)
 /* The same without the masks, for an acc that is finite and never +-t (the windows of mul
  * but the last, whose digits are never zero): acc = acc + t, constant time. */
-static __attribute__((noinline)) void EC_FN(jmadd_inc)(tabai_ec_point *acc,
-                                                       const tabai_ec_point *t) {
+static __attribute__((noinline)) void EC_FN(jmadd_inc)(EC_PT *acc, const EC_PT *t) {
     EC_FN(fe) X3, Y3, Z3;
     EC_FN(jmadd_inc_core)(acc, t, X3, Y3, Z3, NULL, NULL);
     EC_FN(cpy)(acc->x, X3);
@@ -603,7 +630,7 @@ static __attribute__((noinline)) void EC_FN(jmadd_inc)(tabai_ec_point *acc,
  * 3M + 4S for a = 0; exception-free on a prime-order curve, Z = 0 stays 0), or, where the
  * instance defines EC_DBL_W (measured faster there: src/ec/README.md), of jdbl_w_ct with Y
  * held doubled between one sum before them and one halving after. */
-static inline void EC_FN(jdbl5_ct)(tabai_ec_point *r) {
+static inline void EC_FN(jdbl5_ct)(EC_PT *r) {
 #ifdef EC_DBL_W
     F_ADDL(r->y, r->y, r->y); /* W = 2 Y: only a factor of the first doubling */
     for (int j = 0; j < TABAI_EC_W; j++) EC_FN(jdbl_w_ct)(r);
@@ -623,19 +650,18 @@ static inline void EC_FN(jdbl5_ct)(tabai_ec_point *r) {
  * a finite acc with acc != +-t and acc + t != -acc (mul's windows but the last). Constant
  * time. */
 #ifdef EC_MUL_DA_INLINE
-static inline void EC_FN(jdadd_inc)(tabai_ec_point *acc, const tabai_ec_point *t) {
+static inline void EC_FN(jdadd_inc)(EC_PT *acc, const EC_PT *t) {
 #else
-static __attribute__((noinline)) void EC_FN(jdadd_inc)(tabai_ec_point *acc,
-                                                       const tabai_ec_point *t) {
+static __attribute__((noinline)) void EC_FN(jdadd_inc)(EC_PT *acc, const EC_PT *t) {
 #endif
-    tabai_ec_point sum, a1;
+    EC_PT sum, a1;
     EC_FN(fe) zr;
     EC_FN(jmadd_inc_core)(acc, t, sum.x, sum.y, sum.z, a1.x, a1.y);
     EC_FN(cpy)(a1.z, sum.z);
     EC_FN(zaddu)(acc, &a1, &sum, zr);
 }
 /* r = 16 r: jdbl5_ct's doublings but one */
-static inline void EC_FN(jdbl4_ct)(tabai_ec_point *r) {
+static inline void EC_FN(jdbl4_ct)(EC_PT *r) {
 #ifdef EC_DBL_W
     F_ADDL(r->y, r->y, r->y);
     for (int j = 0; j + 1 < TABAI_EC_W; j++) EC_FN(jdbl_w_ct)(r);
@@ -651,14 +677,13 @@ static inline void EC_FN(jdbl4_ct)(tabai_ec_point *r) {
 
 /* r = the Jacobian p as projective (X Z : Y : Z^3), 2M + 1S, constant time; infinity (Z = 0)
  * as (0 : 1 : 0). r may alias p. */
-static inline void EC_FN(jac_to_proj)(const tabai_ec_ctx *x, tabai_ec_point *r,
-                                      const tabai_ec_point *p) {
+static inline void EC_FN(jac_to_proj)(const tabai_ec_ctx *x, EC_PT *r, const EC_PT *p) {
     EC_FN(fe) zz;
     F_SQR(zz, p->z);
     F_MUL(r->x, p->x, p->z);
     F_MUL(r->z, zz, p->z);
     EC_FN(cpy)(r->y, p->y);
-    tabai_cmov_n(r->y, FE_IS_ZERO(r->z), x->fp.one, r->y, EC_N);
+    tabai_cmov_n(r->y, FE_IS_ZERO(r->z), EC_ONE(x), r->y, EC_FE_N);
     tabai_wipe(zz, sizeof zz);
 }
 
@@ -667,9 +692,9 @@ static inline void EC_FN(jac_to_proj)(const tabai_ec_ctx *x, tabai_ec_point *r,
  * coordinates: the doublings by jdbl5_ct, the unified additions of jmadd_masked of the
  * affine tables of aff_table, read by read_aff with scan. Constant time in k; p is public
  * (the peer's key). */
-static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
-                            const tabai_ec_point *p, tabai_mb_scan_fn scan) {
-    tabai_ec_point tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t, pa;
+static void EC_FN(mul_scan)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *k, const EC_PT *p,
+                            tabai_mb_scan_fn scan) {
+    EC_PT tab[TABAI_EC_TAB], tab2[TABAI_EC_TAB], acc, t, pa;
     uint64_t k1[4], k2[4], s1, s2, neg, abs;
     uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW], pt2[(TABAI_EC_TAB + 1) * EC_AW], ent[EC_AW], idx[4];
     if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
@@ -726,9 +751,9 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
  * A = +-t would need V_i / 2 (16 times an odd number) = +-d_i, and A + t = -A, V_i + d_i = 0
  * mod q with V_i + d_i odd and |V_i + d_i| < q: neither occurs.
  * test_ec checks k P against OpenSSL at k = j 2^(5 i) + e, q - j and the windows' boundaries. */
-static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
-                            const tabai_ec_point *p, tabai_mb_scan_fn scan) {
-    tabai_ec_point tab[TABAI_EC_TAB], acc, t, pa;
+static void EC_FN(mul_scan)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *k, const EC_PT *p,
+                            tabai_mb_scan_fn scan) {
+    EC_PT tab[TABAI_EC_TAB], acc, t, pa;
     uint64_t pt[(TABAI_EC_TAB + 1) * EC_AW], ent[EC_AW], idx[4];
     uint64_t kk[EC_N], W[EC_N + 1];
     if (!EC_FN(affine_in)(x, &pa, p)) { /* public: k infinity is infinity */
@@ -754,10 +779,10 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
          * accumulator after that window's doublings is 32 P = 31 P + P, both affine and so
          * co-Z, by one zaddu, in place of five doublings; then window w - 2's addition
          * (32 P = +-t would need 32 = +-d mod q, d odd in [-31, 31]) */
-        tabai_ec_point p31 = tab[TABAI_EC_TAB - 1], p1 = tab[0];
+        EC_PT p31 = tab[TABAI_EC_TAB - 1], p1 = tab[0];
         EC_FN(fe) zr, X3, Y3, Z3;
-        EC_FN(cpy)(p31.z, x->fp.one);
-        EC_FN(cpy)(p1.z, x->fp.one);
+        EC_FN(cpy)(p31.z, EC_ONE(x));
+        EC_FN(cpy)(p1.z, EC_ONE(x));
         EC_FN(zaddu)(&acc, &p31, &p1, zr);
         tabai_ec_odd_digit(W, EC_N, w - 2, &neg, &abs);
         EC_FN(read_aff)(&t, tab, pt, scan, abs, ent, idx);
@@ -771,7 +796,7 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
         tabai_ec_odd_digit(W, EC_N, w - 1, &neg, &abs);
         EC_FN(read_aff)(&acc, tab, pt, scan, abs, ent, idx);
         EC_FN(point_cneg)(&acc, neg);
-        EC_FN(cpy)(acc.z, x->fp.one);
+        EC_FN(cpy)(acc.z, EC_ONE(x));
     }
     for (size_t i = i0; i-- > 0;) {
 #ifdef EC_MUL_DA
@@ -800,14 +825,12 @@ static void EC_FN(mul_scan)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
     neg = abs = 0;
 }
 #endif
-static void EC_FN(mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
-                       const tabai_ec_point *p) {
+static void EC_FN(mul)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *k, const EC_PT *p) {
     EC_FN(mul_scan)(x, r, k, p, NULL);
 }
 #if defined(EC_IMPL7_NAME) || defined(EC_IMPL7_AVX2_NAME) || defined(EC_IMPL_AVX2_NAME)
 /* the tiers from avx2 up: the table read by the AVX2 scan */
-static void EC_FN(mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
-                            const tabai_ec_point *p) {
+static void EC_FN(mul_avx2)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *k, const EC_PT *p) {
     EC_FN(mul_scan)(x, r, k, p, tabai_mb_scan_avx2);
 }
 #endif
@@ -838,14 +861,14 @@ static void EC_FN(mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint
  * acc = t never occurs; acc = -t (H = 0, r != 0) gives Z = 0 and the next window's mask
  * takes the entry, and only k = 0 mod n ends at infinity. test_ec checks k G against OpenSSL at the candidate scalars of this argument
  * (k = j 2^e, j 2^(e + 1) - n, j 2^(e + 1) - 2n mod n) and the Booth boundaries. */
-TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *k,
                                     const unsigned bw, tabai_mb_scan_fn scan7, const size_t sd,
                                     const unsigned sl) {
     (void)scan7, (void)sd, (void)sl; /* curves of an even limb count only */
     const size_t tabn = (size_t)1 << (bw - 1);
     const uint64_t *tab = bw == 7 ? tabai_ec_base_table7(x->c) : tabai_ec_base_table(x->c);
     size_t w = x->c->qbits / bw + 1;
-    tabai_ec_point acc, t;
+    EC_PT acc, t;
     TABAI_VERIFY_CHECK(tabai_lt_n(k, x->c->q, EC_N)); /* the argument above needs k < n */
     memset(&acc, 0, sizeof acc);                      /* Jacobian infinity: Z = 0 */
     memset(&t, 0, sizeof t);
@@ -887,18 +910,18 @@ TABAI_INLINE void EC_FN(mul_base_w)(const tabai_ec_ctx *x, tabai_ec_point *r, co
     tabai_wipe(&acc, sizeof acc);
     tabai_wipe(&t, sizeof t);
 }
-static void EC_FN(mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+static void EC_FN(mul_base)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *k) {
     EC_FN(mul_base_w)(x, r, k, TABAI_EC_W, NULL, 0, 0);
 }
 #ifdef EC_IMPL7_NAME
 /* the tiers with AVX-512F (4-limb curves: an entry is one vector of 8 words) */
-static void EC_FN(mul_base7)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+static void EC_FN(mul_base7)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *k) {
     EC_FN(mul_base_w)(x, r, k, 7, tabai_mb_scan_avx512, 1, 8);
 }
 #endif
 #ifdef EC_IMPL7_AVX2_NAME
 /* the tiers with AVX2 (an entry is EC_N / 2 vectors of 4 words) */
-static void EC_FN(mul_base7_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+static void EC_FN(mul_base7_avx2)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *k) {
     EC_FN(mul_base_w)(x, r, k, 7, tabai_mb_scan_avx2, EC_N / 2, 4);
 }
 #endif
@@ -907,8 +930,7 @@ static void EC_FN(mul_base7_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, cons
 /* r = 2 p in Jacobian coordinates without a branch (r may alias p): for a Z = 0 input the
  * output has Z = 0; no other input is exceptional (a point of order 2 would need y = 0, and
  * the curves have prime order). */
-TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p,
-                                   const int w) {
+TABAI_INLINE void EC_FN(jdbl_core)(EC_PT *r, EC_PT *pu, const EC_PT *p, const int w) {
     EC_FN(fe) s, d, s2, al, fb, g;
 #ifndef FE_SQR_SUB2
     EC_FN(fe) g2;
@@ -973,7 +995,11 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
     F_ADDL(d, fb, fb);
     F_SUB(r->x, g2, d);
 #endif
+#ifdef FE_SUB2X
+    if (w) FE_SUB2X(fb, fb, r->x); /* 2 (fb - X3) */
+#else
     if (w) F_SUB(fb, fb, r->x), F_ADDL(fb, fb, fb); /* 2 (fb - X3) */
+#endif
     else F_SUBL(fb, fb, r->x);
 #if !defined(EC_DBL_Z_SQR) && !defined(EC_DBL_Z3_EARLY)
     /* Z3 here, beside the last product, where it overlaps the chain of X3 and Y3 (placed
@@ -995,21 +1021,17 @@ TABAI_INLINE void EC_FN(jdbl_core)(tabai_ec_point *r, tabai_ec_point *pu, const 
 #endif
     if (pu) EC_FN(cpy)(pu->z, r->z);
 }
-static inline void EC_FN(jdbl_ct)(tabai_ec_point *r, const tabai_ec_point *p) {
-    EC_FN(jdbl_core)(r, NULL, p, 0);
-}
+static inline void EC_FN(jdbl_ct)(EC_PT *r, const EC_PT *p) { EC_FN(jdbl_core)(r, NULL, p, 0); }
 #ifdef EC_DBL_W
 /* r = 2 r with r's Y held doubled, W = 2 Y in and W3 = 2 Y3 out (jdbl5_ct's windows: one
  * sum before five doublings and one halving after them), constant time */
-static inline void EC_FN(jdbl_w_ct)(tabai_ec_point *r) { EC_FN(jdbl_core)(r, NULL, r, 1); }
+static inline void EC_FN(jdbl_w_ct)(EC_PT *r) { EC_FN(jdbl_core)(r, NULL, r, 1); }
 #endif
 /* r = 2 p and pu = p with r's Z (co-Z, DBLU: the doubling's own fb and g), for a finite p,
  * public (the tables); pu must not alias r or p */
-static void EC_FN(jdblu)(tabai_ec_point *r, tabai_ec_point *pu, const tabai_ec_point *p) {
-    EC_FN(jdbl_core)(r, pu, p, 0);
-}
+static void EC_FN(jdblu)(EC_PT *r, EC_PT *pu, const EC_PT *p) { EC_FN(jdbl_core)(r, pu, p, 0); }
 
-static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
+static void EC_FN(jdbl)(EC_PT *r, const EC_PT *p) {
     if (FE_IS_ZERO(p->z)) { /* public: verification only */
         *r = *p;
         return;
@@ -1021,11 +1043,11 @@ static void EC_FN(jdbl)(tabai_ec_point *r, const tabai_ec_point *p) {
  * only), p is on the isomorphic curve of the scaled coordinates (X : Y : Z zg) of the
  * effective-affine table (mul2_vartime) and q affine on the curve itself: the product uses
  * Z zg for Z. With zr (q_affine only, finite non-equal inputs), *zr = Z3 / Z1 = 2 H. */
-static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
-                        const tabai_ec_point *q, int q_affine, const uint64_t *zg, uint64_t *zr) {
+static void EC_FN(jadd)(const tabai_ec_ctx *x, EC_PT *r, const EC_PT *p, const EC_PT *q,
+                        int q_affine, const uint64_t *zg, uint64_t *zr) {
     if (FE_IS_ZERO(p->z)) {
         *r = *q;
-        if (q_affine) EC_FN(cpy)(r->z, x->fp.one);
+        if (q_affine) EC_FN(cpy)(r->z, EC_ONE(x));
         if (zg) { /* q in the scaled coordinates: (x zg^2, y zg^3, 1) */
             EC_FN(fe) z2;
             F_SQR(z2, zg);
@@ -1071,7 +1093,7 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
             EC_FN(jdbl)(r, p);
         } else {
             memset(r, 0, sizeof *r);
-            EC_FN(cpy)(r->y, x->fp.one);
+            EC_FN(cpy)(r->y, EC_ONE(x));
         }
         return;
     }
@@ -1107,10 +1129,10 @@ static void EC_FN(jadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec
  * width-5 NAF over P's odd multiples, u1 by a width-TABAI_EC_VW NAF over the generator's
  * affine table,
  * both split by the endomorphism where the curve has it). */
-static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
-                                const uint64_t *u2, const tabai_ec_point *p) {
+static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, EC_PT *r, const uint64_t *u1,
+                                const uint64_t *u2, const EC_PT *p) {
     const uint64_t *vt = tabai_ec_verify_table(x->c);
-    tabai_ec_point acc, t, odd[8], p2;
+    EC_PT acc, t, odd[8], p2;
 #if EC_AZERO
     EC_FN(jdbl)(&p2, p); /* finite: P is a validated point of the prime-order group */
     /* Effective affine (libsecp256k1's ecmult odd-multiples table): on y^2 = x^3 + b',
@@ -1125,7 +1147,7 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
     F_MUL(odd[0].x, p->x, r2);
     F_MUL(r2, r2, p2.z);
     F_MUL(odd[0].y, p->y, r2);
-    EC_FN(cpy)(odd[0].z, x->fp.one);
+    EC_FN(cpy)(odd[0].z, EC_ONE(x));
     for (int j = 1; j < 8; j++) EC_FN(jadd)(x, &odd[j], &odd[j - 1], &p2, 1, NULL, zr[j]);
     F_MUL(zg, p2.z, odd[7].z);
     EC_FN(cpy)(rho, zr[7]);
@@ -1156,7 +1178,7 @@ static void EC_FN(mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
     size_t len[4] = {0, 0, 0, 0}, top = 0;
     uint64_t sg[4] = {0, 0, 0, 0};
 #if EC_GLV
-    tabai_ec_point odd2[8];
+    EC_PT odd2[8];
     {
         uint64_t k1[4], k2[4];
         tabai_ec_glv_split(x, u2, k1, k2, &sg[0], &sg[1]);
@@ -1267,8 +1289,7 @@ static void EC_FN(fe_pow)(uint64_t *r, const uint64_t *a, const uint64_t *e, siz
     tabai_wipe(xk, sizeof xk);
     tabai_wipe(acc, sizeof acc);
 }
-static void EC_FN(jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
-                         const tabai_ec_point *q) {
+static void EC_FN(jmadd)(const tabai_ec_ctx *x, EC_PT *r, const EC_PT *p, const EC_PT *q) {
     *r = *p;
     EC_FN(jmadd_masked)(x, r, q, 1);
 }
@@ -1276,19 +1297,19 @@ static void EC_FN(jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_e
 #if EC_FORM
 /* The instance functions on the context's form: the points and elements converted on the
  * way in and out (the scalar multiplications' own scratch is wiped by them). */
-static void EC_FN(pt_in)(tabai_ec_point *r, const tabai_ec_point *p) {
+static void EC_FN(pt_in)(EC_PT *r, const tabai_ec_point *p) {
     FE_IN(r->x, p->x);
     FE_IN(r->y, p->y);
     FE_IN(r->z, p->z);
 }
-static void EC_FN(pt_out)(tabai_ec_point *r, const tabai_ec_point *p) {
+static void EC_FN(pt_out)(tabai_ec_point *r, const EC_PT *p) {
     FE_OUT(r->x, p->x);
     FE_OUT(r->y, p->y);
     FE_OUT(r->z, p->z);
 }
 static void EC_FN(api_point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                                  const tabai_ec_point *q) {
-    tabai_ec_point a, b;
+    EC_PT a, b;
     EC_FN(pt_in)(&a, p);
     EC_FN(pt_in)(&b, q);
     EC_FN(point_add)(x, &a, &a, &b);
@@ -1296,16 +1317,15 @@ static void EC_FN(api_point_add)(const tabai_ec_ctx *x, tabai_ec_point *r, const
 }
 static void EC_FN(api_point_dbl)(const tabai_ec_ctx *x, tabai_ec_point *r,
                                  const tabai_ec_point *p) {
-    tabai_ec_point a;
+    EC_PT a;
     EC_FN(pt_in)(&a, p);
     EC_FN(point_dbl)(x, &a, &a);
     EC_FN(pt_out)(r, &a);
 }
-typedef void (*EC_FN(mul_fn))(const tabai_ec_ctx *, tabai_ec_point *, const uint64_t *,
-                              const tabai_ec_point *);
+typedef void (*EC_FN(mul_fn))(const tabai_ec_ctx *, EC_PT *, const uint64_t *, const EC_PT *);
 static void EC_FN(api_mul_by)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                               const tabai_ec_point *p, EC_FN(mul_fn) mul) {
-    tabai_ec_point a;
+    EC_PT a;
     EC_FN(pt_in)(&a, p);
     mul(x, &a, k, &a);
     EC_FN(pt_out)(r, &a);
@@ -1322,14 +1342,14 @@ static void EC_FN(api_mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const 
 }
 #endif
 static void EC_FN(api_mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
-    tabai_ec_point a;
+    EC_PT a;
     EC_FN(mul_base)(x, &a, k);
     EC_FN(pt_out)(r, &a);
     tabai_wipe(&a, sizeof a);
 }
 static void EC_FN(api_mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                                     const uint64_t *u2, const tabai_ec_point *p) {
-    tabai_ec_point a;
+    EC_PT a;
     EC_FN(pt_in)(&a, p);
     EC_FN(mul2_vartime)(x, &a, u1, u2, &a);
     EC_FN(pt_out)(r, &a);
@@ -1360,7 +1380,7 @@ static void EC_FN(api_fe_pow)(uint64_t *r, const uint64_t *a, const uint64_t *e,
 }
 static void EC_FN(api_jmadd)(const tabai_ec_ctx *x, tabai_ec_point *r, const tabai_ec_point *p,
                              const tabai_ec_point *q) {
-    tabai_ec_point a, b;
+    EC_PT a, b;
     EC_FN(pt_in)(&a, p);
     EC_FN(pt_in)(&b, q);
     EC_FN(jmadd)(x, &a, &a, &b);
@@ -1407,6 +1427,9 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef F_HALF
 /* the instance's parameters, so that a file may hold more than one instance */
 #undef EC_N
+#undef EC_FE_N
+#undef EC_PT
+#undef EC_ONE
 #undef EC_AZERO
 #undef EC_GLV
 #undef EC_P
@@ -1424,6 +1447,11 @@ const tabai_ec_impl EC_IMPL7_AVX2_NAME = {
 #undef FE_IN
 #undef FE_OUT
 #undef FE_IS_ZERO
+#undef FE_MUL_SUB
+#undef FE_SQR_SUB2
+#undef FE_TRIPLE
+#undef FE_SUB2X
+#undef EC_MADD_FUSED
 #undef EC_IMPL_NAME
 #undef EC_IMPL7_NAME
 #undef EC_IMPL7_AVX2_NAME

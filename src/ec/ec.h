@@ -107,7 +107,8 @@ typedef struct tabai_ec_ctx {
     const tabai_ec_impl *impl;
 } tabai_ec_ctx;
 
-/* The instances (one per curve and tier; the tiers above bmi2 use bmi2's). */
+/* The instances (one per curve and tier; the tiers above bmi2 use bmi2's, but for P-521
+ * at ifma). */
 extern const tabai_ec_impl tabai_ec_impl_p256_generic, tabai_ec_impl_p256_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_secp256k1_generic, tabai_ec_impl_secp256k1_bmi2;
 /* bmi2's with k G by the width-7 table scanned with AVX-512F (the tiers avx512 and ifma) */
@@ -119,6 +120,19 @@ extern const tabai_ec_impl tabai_ec_impl_p384_avx2; /* bmi2's, 7-bit k G, AVX2 s
 extern const tabai_ec_impl tabai_ec_impl_p521;      /* generic: portable C in radix 2^58 */
 extern const tabai_ec_impl tabai_ec_impl_p521_bmi2; /* bmi2: the mulx product and square */
 extern const tabai_ec_impl tabai_ec_impl_p521_bmi2_avx2; /* the same, k P by the AVX2 scan */
+extern const tabai_ec_impl tabai_ec_impl_p521_ifma;      /* ifma: radix 2^52 on ymm, AVX2 scan */
+/* its field (ifma/p521_r52.h) as calls, for the tests and the bench (tier ifma only):
+ * elements of 12 words, normalized (digits 0..9 below 2^52, digit 10 below 2^26) */
+void tabai_ec_p521_r52_mul(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p521_r52_sqr(uint64_t *r, const uint64_t *a);
+void tabai_ec_p521_r52_add(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p521_r52_sub(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p521_r52_mul_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               const uint64_t *c);
+void tabai_ec_p521_r52_sqr_sub2(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p521_r52_triple(uint64_t *r, const uint64_t *a);
+void tabai_ec_p521_r52_sub2x(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p521_r52_half(uint64_t *r, const uint64_t *a);
 
 void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c);
 

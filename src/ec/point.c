@@ -39,6 +39,7 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
     x->impl = NULL; /* the curves' inlined point code (curve_impl.h) */
     /* the scans of the width-7 k G table and of k P's table */
     const int avx512 = k->tier >= TABAI_TIER_AVX512, avx2 = k->tier >= TABAI_TIER_AVX2;
+    const int ifma = k->tier >= TABAI_TIER_IFMA;
     if (c->id == TABAI_CURVE_P256)
         x->impl = avx512 ? &tabai_ec_impl_p256_avx512
                   : avx2 ? &tabai_ec_impl_p256_avx2
@@ -54,7 +55,8 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
                   : bmi2 ? &tabai_ec_impl_p384_bmi2
                          : &tabai_ec_impl_p384_generic;
     else if (c->id == TABAI_CURVE_P521)
-        x->impl = avx2   ? &tabai_ec_impl_p521_bmi2_avx2
+        x->impl = ifma   ? &tabai_ec_impl_p521_ifma
+                  : avx2 ? &tabai_ec_impl_p521_bmi2_avx2
                   : bmi2 ? &tabai_ec_impl_p521_bmi2
                          : &tabai_ec_impl_p521;
 }

@@ -267,6 +267,98 @@ static void test_p521_r58_with(r58_mul_fn mul, r58_sqr_fn sqr) {
     }
     mpz_clears(P, A, B, Z, R, NULL);
 }
+/* P-521's radix-2^52 field of tier ifma (ifma/p521_r52.h, through ec.h's calls) on
+ * normalized operands at their bounds (digits 0..9 below 2^52, digit 10 below 2^26 as a
+ * product's factor and below 2^28 - 2 as a subtrahend; all 2^52 - 1, all zero, uniform),
+ * in chains (each output the next input), against GMP: the value mod p (a product is
+ * a b 2^-572), the outputs normalized (digit 10 below 2^10: a sum's is its inputs' sum and
+ * a carry), and aliasing. */
+#define R52_M ((UINT64_C(1) << 52) - 1)
+static void p521_r52_digits(uint64_t *d, int cls, unsigned topbits) {
+    for (int i = 0; i < 12; i++) {
+        const uint64_t top = i < 10 ? R52_M : i == 10 ? (UINT64_C(1) << topbits) - 1 : 0;
+        uint64_t r = tu_rand();
+        switch (cls) {
+        case 0: d[i] = top - (r & 1 & (top > 0)); break;  /* at the bound */
+        case 1: d[i] = r & top; break;                    /* anywhere below it */
+        case 2: d[i] = (r & 1) ? top : 0; break;          /* bound or zero */
+        default: d[i] = i == 10 ? r & 1 : r & top; break; /* a canonical-sized value */
+        }
+    }
+}
+static void r52_to_mpz(mpz_t z, const uint64_t *d) {
+    mpz_set_ui(z, 0);
+    for (int i = 10; i >= 0; i--) mpz_mul_2exp(z, z, 52), mpz_add_ui(z, z, d[i]);
+}
+static int r52_normalized(const uint64_t *d) {
+    for (int i = 0; i < 10; i++)
+        if (d[i] > R52_M) return 0;
+    return d[10] < 1024 && d[11] == 0;
+}
+static void test_p521_r52(void) {
+    if (tabai_cpu_tier() < TABAI_TIER_IFMA) {
+        printf("  P-521 radix-2^52 field: skipped (tier below ifma)\n");
+        return;
+    }
+    mpz_t P, A, B, C, Z, R, Ri;
+    mpz_inits(P, A, B, C, Z, R, Ri, NULL);
+    mpz_ui_pow_ui(P, 2, 521), mpz_sub_ui(P, P, 1);
+    mpz_ui_pow_ui(Ri, 2, 572), mpz_invert(Ri, Ri, P); /* the product's 2^-572 */
+    uint64_t a[12], b[12], c[12], r[12];
+    for (size_t it = 0; it < tu_iters(4000); it++) {
+        p521_r52_digits(a, (int)(it % 4), 26);
+        p521_r52_digits(b, (int)(it / 4 % 4), 26);
+        for (int step = 0; step < 11; step++) { /* a chain: r becomes a */
+            p521_r52_digits(c, (int)((it + (size_t)step) % 4), step & 1 ? 28 : 8);
+            if (step & 1) c[10] = c[10] > 1 ? c[10] - 2 : c[10]; /* below 2^28 - 2 */
+            r52_to_mpz(A, a), r52_to_mpz(B, b), r52_to_mpz(C, c);
+            const char *what = "";
+            switch (step) {
+            case 0:
+                tabai_ec_p521_r52_mul(r, a, b), mpz_mul(Z, A, B), mpz_mul(Z, Z, Ri),
+                    what = "r52 mul";
+                break;
+            case 1:
+                tabai_ec_p521_r52_sqr(r, a), mpz_mul(Z, A, A), mpz_mul(Z, Z, Ri), what = "r52 sqr";
+                break;
+            case 2: tabai_ec_p521_r52_sub(r, a, c), mpz_sub(Z, A, C), what = "r52 sub"; break;
+            case 3:
+                tabai_ec_p521_r52_mul_sub(r, a, b, c), mpz_mul(Z, A, B), mpz_mul(Z, Z, Ri),
+                    mpz_sub(Z, Z, C), what = "r52 mul_sub";
+                break;
+            case 4: tabai_ec_p521_r52_add(r, a, c), mpz_add(Z, A, C), what = "r52 add"; break;
+            case 5:
+                tabai_ec_p521_r52_sqr_sub2(r, a, c), mpz_mul(Z, A, A), mpz_mul(Z, Z, Ri),
+                    mpz_submul_ui(Z, C, 2), what = "r52 sqr_sub2";
+                break;
+            case 6: tabai_ec_p521_r52_triple(r, a), mpz_mul_ui(Z, A, 3), what = "r52 triple"; break;
+            case 7:
+                tabai_ec_p521_r52_sub2x(r, a, c), mpz_sub(Z, A, C), mpz_mul_2exp(Z, Z, 1),
+                    what = "r52 sub2x";
+                break;
+            case 8:
+                tabai_ec_p521_r52_half(r, a), mpz_mul_2exp(Z, A, 520), what = "r52 half";
+                break; /* 2^520 = 1/2 */
+            case 9:    /* r aliasing every input */
+                memcpy(r, a, sizeof r), tabai_ec_p521_r52_mul(r, r, r), mpz_mul(Z, A, A),
+                    mpz_mul(Z, Z, Ri);
+                what = "r52 mul a a in place";
+                break;
+            default:
+                memcpy(r, a, sizeof r), tabai_ec_p521_r52_sub(r, r, r), mpz_set_ui(Z, 0),
+                    what = "r52 a - a";
+                break;
+            }
+            mpz_mod(Z, Z, P);
+            r52_to_mpz(R, r), mpz_mod(R, R, P);
+            TU_CHECK(mpz_cmp(R, Z) == 0, what, 12, TU_V("a", a, 12), TU_V("b", b, 12),
+                     TU_V("c", c, 12));
+            TU_CHECK(r52_normalized(r), "r52 output normalized", 12, TU_V("r", r, 12));
+            memcpy(a, r, sizeof a);
+        }
+    }
+    mpz_clears(P, A, B, C, Z, R, Ri, NULL);
+}
 static void test_p521_r58(void) {
     test_p521_r58_with(r58_mul_c, r58_sqr_c);
     if (tabai_cpu_tier() >= TABAI_TIER_BMI2) test_p521_r58_with(r58_mul_x, r58_sqr_x);
@@ -1108,6 +1200,7 @@ int main(int argc, char **argv) {
     bnctx = BN_CTX_new();
     test_wnaf();
     test_p521_r58();
+    test_p521_r52();
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const curve_case *cc = &CASES[i];
         EC_GROUP *g = EC_GROUP_new_by_curve_name(cc->nid);
