@@ -283,6 +283,7 @@ int main(int argc, char **argv) {
             tabai_ec_ctx x;
             tabai_ec_ctx_init(&x, cu);
             x.impl = tabai_ec_count_impl(j.c, tabai_cpu_tier());
+            x.impl_mul = NULL;
             tabai_ec_point P, R;
             uint64_t k[TABAI_EC_LIMBS] = {0};
             for (size_t l = 0; l < cu->n; l++) k[l] = cu->q[l] - 1 - l;

@@ -1335,18 +1335,33 @@ static void EC_FN(api_mul)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint6
                            const tabai_ec_point *p) {
     EC_FN(api_mul_by)(x, r, k, p, EC_FN(mul));
 }
-#ifdef EC_IMPL_AVX2_NAME
+#if defined(EC_IMPL_AVX2_NAME) || defined(EC_IMPL7_AVX2_NAME)
 static void EC_FN(api_mul_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                                 const tabai_ec_point *p) {
     EC_FN(api_mul_by)(x, r, k, p, EC_FN(mul_avx2));
 }
 #endif
-static void EC_FN(api_mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+typedef void (*EC_FN(mul_base_fn))(const tabai_ec_ctx *, EC_PT *, const uint64_t *);
+static void EC_FN(api_mul_base_by)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
+                                   EC_FN(mul_base_fn) mul_base) {
     EC_PT a;
-    EC_FN(mul_base)(x, &a, k);
+    mul_base(x, &a, k);
     EC_FN(pt_out)(r, &a);
     tabai_wipe(&a, sizeof a);
 }
+static void EC_FN(api_mul_base)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    EC_FN(api_mul_base_by)(x, r, k, EC_FN(mul_base));
+}
+#ifdef EC_IMPL7_NAME
+static void EC_FN(api_mul_base7)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    EC_FN(api_mul_base_by)(x, r, k, EC_FN(mul_base7));
+}
+#endif
+#ifdef EC_IMPL7_AVX2_NAME
+static void EC_FN(api_mul_base7_avx2)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k) {
+    EC_FN(api_mul_base_by)(x, r, k, EC_FN(mul_base7_avx2));
+}
+#endif
 static void EC_FN(api_mul2_vartime)(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *u1,
                                     const uint64_t *u2, const tabai_ec_point *p) {
     EC_PT a;

@@ -100,11 +100,13 @@ typedef struct tabai_ec_impl {
 
 /* A curve with its field and scalar moduli bound to the tier's kernels, and the curve's
  * inlined point code for the tier (NULL: the generic code of point.c through fp's kernels;
- * a caller that replaces fp's kernels must set it to NULL). */
+ * a caller that replaces fp's kernels must set it to NULL, and impl_mul too); impl_mul:
+ * the instance whose k P (tabai_ec_mul_ct, ECDH) the tier takes instead of impl's, where
+ * that one is faster and impl's other operations are (P-384 at tier ifma), else NULL. */
 typedef struct tabai_ec_ctx {
     const tabai_ec_curve *c;
     tabai_ec_mod fp, fq;
-    const tabai_ec_impl *impl;
+    const tabai_ec_impl *impl, *impl_mul;
 } tabai_ec_ctx;
 
 /* The instances (one per curve and tier; the tiers above bmi2 use bmi2's, but for P-521
@@ -117,6 +119,19 @@ extern const tabai_ec_impl tabai_ec_impl_p256_avx512, tabai_ec_impl_secp256k1_av
 extern const tabai_ec_impl tabai_ec_impl_p256_avx2, tabai_ec_impl_secp256k1_avx2;
 extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_p384_avx2; /* bmi2's, 7-bit k G, AVX2 scan */
+extern const tabai_ec_impl tabai_ec_impl_p384_ifma; /* ifma: radix 2^52 on ymm (its k P) */
+/* its field (ifma/p384_r52.h) as calls, for the tests and the bench (tier ifma only):
+ * elements of 8 words, normalized (digits 0..6 below 2^52, digit 7 below 2^51) */
+void tabai_ec_p384_r52_mul(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p384_r52_sqr(uint64_t *r, const uint64_t *a);
+void tabai_ec_p384_r52_add(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p384_r52_sub(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p384_r52_mul_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               const uint64_t *c);
+void tabai_ec_p384_r52_sqr_sub2(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p384_r52_triple(uint64_t *r, const uint64_t *a);
+void tabai_ec_p384_r52_sub2x(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p384_r52_half(uint64_t *r, const uint64_t *a);
 extern const tabai_ec_impl tabai_ec_impl_p521;      /* generic: portable C in radix 2^58 */
 extern const tabai_ec_impl tabai_ec_impl_p521_bmi2; /* bmi2: the mulx product and square */
 extern const tabai_ec_impl tabai_ec_impl_p521_bmi2_avx2; /* the same, k P by the AVX2 scan */

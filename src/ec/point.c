@@ -36,7 +36,7 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
         x->fp.sqr = tabai_ec_p521_sqr;
     }
     mod_bind(&x->fq, k, c->n, c->q, c->qinv, c->q_rr, c->q_one);
-    x->impl = NULL; /* the curves' inlined point code (curve_impl.h) */
+    x->impl = x->impl_mul = NULL; /* the curves' inlined point code (curve_impl.h) */
     /* the scans of the width-7 k G table and of k P's table */
     const int avx512 = k->tier >= TABAI_TIER_AVX512, avx2 = k->tier >= TABAI_TIER_AVX2;
     const int ifma = k->tier >= TABAI_TIER_IFMA;
@@ -50,11 +50,14 @@ void tabai_ec_ctx_init(tabai_ec_ctx *x, const tabai_ec_curve *c) {
                   : avx2 ? &tabai_ec_impl_secp256k1_avx2
                   : bmi2 ? &tabai_ec_impl_secp256k1_bmi2
                          : &tabai_ec_impl_secp256k1_generic;
-    else if (c->id == TABAI_CURVE_P384)
+    else if (c->id == TABAI_CURVE_P384) {
         x->impl = avx2   ? &tabai_ec_impl_p384_avx2
                   : bmi2 ? &tabai_ec_impl_p384_bmi2
                          : &tabai_ec_impl_p384_generic;
-    else if (c->id == TABAI_CURVE_P521)
+        /* k P in radix 2^52 on IFMA: faster there; k G and verification slower (the tables'
+         * entries converted by a product each, src/ec/README.md): bmi2's */
+        if (ifma) x->impl_mul = &tabai_ec_impl_p384_ifma;
+    } else if (c->id == TABAI_CURVE_P521)
         x->impl = ifma   ? &tabai_ec_impl_p521_ifma
                   : avx2 ? &tabai_ec_impl_p521_bmi2_avx2
                   : bmi2 ? &tabai_ec_impl_p521_bmi2
@@ -337,7 +340,7 @@ static void mul_glv_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t 
 void tabai_ec_mul_ct(const tabai_ec_ctx *x, tabai_ec_point *r, const uint64_t *k,
                      const tabai_ec_point *p) {
     if (x->impl) {
-        x->impl->mul(x, r, k, p);
+        (x->impl_mul ? x->impl_mul : x->impl)->mul(x, r, k, p);
         return;
     }
     if (x->c->glv) { /* public: the curve */
@@ -666,7 +669,7 @@ static void vtab_build(size_t ci) {
     const tabai_ec_curve *c = &tabai_ec_curves[ci];
     tabai_ec_ctx x;
     tabai_ec_ctx_init(&x, c);
-    x.impl = NULL; /* the runtime-n formulas below; any tier gives the same residues */
+    x.impl = x.impl_mul = NULL; /* the runtime-n formulas below; any tier gives the same residues */
     const tabai_ec_mod *m = &x.fp;
     size_t n = c->n;
     /* in chunks of VCH entries, one batch inversion each (the stack stays small) */

@@ -66,7 +66,7 @@ static const char *cname;
 /* The field and scalar products of the tier (Montgomery, or the special-form reductions on
  * plain residues) against GMP on every operand class (0, 1, p-1, p-2, R mod p, near p,
  * p/2, runs, edge limbs, uniform), in place too; and the curve's inlined field operations
- * of the tier (ctx.impl: mul, sqr, add, sub) on the same pairs. */
+ * of the tier (ctx.impl and ctx.impl_mul: mul, sqr, add, sub) on the same pairs. */
 static void test_field(tabai_curve cv) {
     const tabai_ec_curve *c = tabai_ec_curve_get(cv);
     tabai_ec_ctx x;
@@ -102,29 +102,33 @@ static void test_field(tabai_curve cv) {
                     m->sqr(r, a, m->m, m->minv, n);
                     TU_CHECK(tu_eq_mpz(r, n, Z), f ? "scalar sqr" : "field sqr", n,
                              TU_V("a", a, n));
-                    if (f || !x.impl) continue;
-                    /* the curve's inlined field operations at this tier (curve_impl.h) */
-                    const tabai_ec_impl *im = x.impl;
-                    mpz_mul(Z, A, B), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
-                    im->fe_mul(r, a, b);
-                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field mul", n, TU_V("a", a, n),
-                             TU_V("b", b, n));
-                    memcpy(r, a, sizeof r);
-                    im->fe_mul(r, r, r);
-                    mpz_mul(Z, A, A), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
-                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field mul a a in place", n,
-                             TU_V("a", a, n));
-                    im->fe_sqr(r, a);
-                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field sqr", n, TU_V("a", a, n));
-                    mpz_add(Z, A, B), mpz_mod(Z, Z, P);
-                    im->fe_add(r, a, b);
-                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field add", n, TU_V("a", a, n),
-                             TU_V("b", b, n));
-                    mpz_sub(Z, A, B), mpz_mod(Z, Z, P);
-                    memcpy(r, a, sizeof r);
-                    im->fe_sub(r, r, b);
-                    TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field sub", n, TU_V("a", a, n),
-                             TU_V("b", b, n));
+                    if (f) continue;
+                    /* the curve's inlined field operations at this tier (curve_impl.h): the
+                     * instance's and its k P's where that is another (impl_mul) */
+                    for (int w = 0; w < 2; w++) {
+                        const tabai_ec_impl *im = w ? x.impl_mul : x.impl;
+                        if (!im) continue;
+                        mpz_mul(Z, A, B), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                        im->fe_mul(r, a, b);
+                        TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field mul", n, TU_V("a", a, n),
+                                 TU_V("b", b, n));
+                        memcpy(r, a, sizeof r);
+                        im->fe_mul(r, r, r);
+                        mpz_mul(Z, A, A), mpz_mul(Z, Z, Ri), mpz_mod(Z, Z, P);
+                        TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field mul a a in place", n,
+                                 TU_V("a", a, n));
+                        im->fe_sqr(r, a);
+                        TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field sqr", n, TU_V("a", a, n));
+                        mpz_add(Z, A, B), mpz_mod(Z, Z, P);
+                        im->fe_add(r, a, b);
+                        TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field add", n, TU_V("a", a, n),
+                                 TU_V("b", b, n));
+                        mpz_sub(Z, A, B), mpz_mod(Z, Z, P);
+                        memcpy(r, a, sizeof r);
+                        im->fe_sub(r, r, b);
+                        TU_CHECK(tu_eq_mpz(r, n, Z), "inlined field sub", n, TU_V("a", a, n),
+                                 TU_V("b", b, n));
+                    }
                 }
     }
     mpz_clears(P, A, B, Z, Ri, NULL);
@@ -358,6 +362,93 @@ static void test_p521_r52(void) {
         }
     }
     mpz_clears(P, A, B, C, Z, R, Ri, NULL);
+}
+/* P-384's radix-2^52 field of tier ifma (ifma/p384_r52.h, through ec.h's calls): the same
+ * chains as P-521's above on operands at their bounds (digits 0..6 below 2^52, digit 7
+ * below 2^51 as a factor or a minuend, below 2^33 as a subtrahend), against GMP: the value
+ * mod p (plain products), the outputs normalized (digit 7 below 2^40: a sum's is its
+ * inputs' sum and a carry), and aliasing. */
+static void p384_r52_digits(uint64_t *d, int cls, unsigned topbits) {
+    for (int i = 0; i < 8; i++) {
+        const uint64_t top = i < 7 ? R52_M : (UINT64_C(1) << topbits) - 1;
+        uint64_t r = tu_rand();
+        switch (cls) {
+        case 0: d[i] = top - (r & 1); break;                   /* at the bound */
+        case 1: d[i] = r & top; break;                         /* anywhere below it */
+        case 2: d[i] = (r & 1) ? top : 0; break;               /* bound or zero */
+        default: d[i] = i == 7 ? r & 0xfffff : r & top; break; /* a canonical-sized value */
+        }
+    }
+}
+static void r52_to_mpz8(mpz_t z, const uint64_t *d) {
+    mpz_set_ui(z, 0);
+    for (int i = 7; i >= 0; i--) mpz_mul_2exp(z, z, 52), mpz_add_ui(z, z, d[i]);
+}
+static int r52_normalized8(const uint64_t *d) {
+    for (int i = 0; i < 7; i++)
+        if (d[i] > R52_M) return 0;
+    return d[7] < (UINT64_C(1) << 40);
+}
+static void test_p384_r52(void) {
+    if (tabai_cpu_tier() < TABAI_TIER_IFMA) {
+        printf("  P-384 radix-2^52 field: skipped (tier below ifma)\n");
+        return;
+    }
+    mpz_t P, A, B, C, Z, R;
+    mpz_inits(P, A, B, C, Z, R, NULL);
+    mpz_ui_pow_ui(P, 2, 384), mpz_ui_pow_ui(Z, 2, 128), mpz_sub(P, P, Z);
+    mpz_ui_pow_ui(Z, 2, 96), mpz_sub(P, P, Z), mpz_ui_pow_ui(Z, 2, 32), mpz_add(P, P, Z);
+    mpz_sub_ui(P, P, 1);
+    uint64_t a[8], b[8], c[8], r[8];
+    for (size_t it = 0; it < tu_iters(4000); it++) {
+        p384_r52_digits(a, (int)(it % 4), 51);
+        p384_r52_digits(b, (int)(it / 4 % 4), 51);
+        for (int step = 0; step < 11; step++) { /* a chain: r becomes a */
+            p384_r52_digits(c, (int)((it + (size_t)step) % 4), 33);
+            r52_to_mpz8(A, a), r52_to_mpz8(B, b), r52_to_mpz8(C, c);
+            const char *what = "";
+            switch (step) {
+            case 0: tabai_ec_p384_r52_mul(r, a, b), mpz_mul(Z, A, B), what = "p384 r52 mul"; break;
+            case 1: tabai_ec_p384_r52_sqr(r, a), mpz_mul(Z, A, A), what = "p384 r52 sqr"; break;
+            case 2: tabai_ec_p384_r52_sub(r, a, c), mpz_sub(Z, A, C), what = "p384 r52 sub"; break;
+            case 3:
+                tabai_ec_p384_r52_mul_sub(r, a, b, c), mpz_mul(Z, A, B), mpz_sub(Z, Z, C);
+                what = "p384 r52 mul_sub";
+                break;
+            case 4: tabai_ec_p384_r52_add(r, a, c), mpz_add(Z, A, C), what = "p384 r52 add"; break;
+            case 5:
+                tabai_ec_p384_r52_sqr_sub2(r, a, c), mpz_mul(Z, A, A), mpz_submul_ui(Z, C, 2);
+                what = "p384 r52 sqr_sub2";
+                break;
+            case 6:
+                tabai_ec_p384_r52_triple(r, a), mpz_mul_ui(Z, A, 3), what = "p384 r52 triple";
+                break;
+            case 7:
+                tabai_ec_p384_r52_sub2x(r, a, c), mpz_sub(Z, A, C), mpz_mul_2exp(Z, Z, 1);
+                what = "p384 r52 sub2x";
+                break;
+            case 8: /* a / 2 = a (p + 1) / 2 */
+                tabai_ec_p384_r52_half(r, a), mpz_add_ui(Z, P, 1), mpz_fdiv_q_2exp(Z, Z, 1);
+                mpz_mul(Z, Z, A), what = "p384 r52 half";
+                break;
+            case 9: /* r aliasing every input */
+                memcpy(r, a, sizeof r), tabai_ec_p384_r52_mul(r, r, r), mpz_mul(Z, A, A);
+                what = "p384 r52 mul a a in place";
+                break;
+            default:
+                memcpy(r, a, sizeof r), tabai_ec_p384_r52_sub(r, r, r), mpz_set_ui(Z, 0);
+                what = "p384 r52 a - a";
+                break;
+            }
+            mpz_mod(Z, Z, P);
+            r52_to_mpz8(R, r), mpz_mod(R, R, P);
+            TU_CHECK(mpz_cmp(R, Z) == 0, what, 8, TU_V("a", a, 8), TU_V("b", b, 8),
+                     TU_V("c", c, 8));
+            TU_CHECK(r52_normalized8(r), "p384 r52 output normalized", 8, TU_V("r", r, 8));
+            memcpy(a, r, sizeof a);
+        }
+    }
+    mpz_clears(P, A, B, C, Z, R, NULL);
 }
 static void test_p521_r58(void) {
     test_p521_r58_with(r58_mul_c, r58_sqr_c);
@@ -1201,6 +1292,7 @@ int main(int argc, char **argv) {
     test_wnaf();
     test_p521_r58();
     test_p521_r52();
+    test_p384_r52();
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const curve_case *cc = &CASES[i];
         EC_GROUP *g = EC_GROUP_new_by_curve_name(cc->nid);

@@ -421,29 +421,48 @@ static void run_ecdh(target *t, uint64_t *in) {
     (void)!tabai_ecdh(TABAI_CURVE_P256, sec, (const uint8_t *)in, ec_peer, sizeof ec_peer);
     sink = sec[0];
 }
-/* P-521 (tabai_ecdh, k P: radix 2^52 on IFMA at tier ifma): a 66-byte scalar below 2^520
- * (so below n): class 0 2^520 - 1 (--fixed zero: 1; random: fixed limbs), class 1 uniform */
-static uint8_t ec_peer521[133];
+/* P-384 and P-521 (tabai_ecdh, k P: radix 2^52 on IFMA at tier ifma): an L-byte scalar
+ * with its top byte cleared (below 2^(8 L - 8), so below n): class 0 all ones below it
+ * (--fixed zero: 1; random: fixed limbs), class 1 uniform */
+static uint8_t ec_peer384[97], ec_peer521[133];
+static int setup_ec384(target *t) {
+    uint8_t sk[48];
+    (void)t;
+    return tabai_ec_keypair(TABAI_CURVE_P384, sk, ec_peer384) != TABAI_OK;
+}
 static int setup_ec521(target *t) {
     uint8_t sk[66];
     (void)t;
     return tabai_ec_keypair(TABAI_CURVE_P521, sk, ec_peer521) != TABAI_OK;
 }
-static void prep_ec521(target *t, uint64_t *in, int cls) {
+static void prep_ec_big(uint64_t *in, int cls, size_t L) {
     uint8_t *k = (uint8_t *)in;
-    (void)t;
     if (cls == 0 && fixed_kind == FIXED_ONES) {
-        memset(k, 0xff, 66);
+        memset(k, 0xff, L);
     } else if (cls == 0 && fixed_kind == FIXED_ZERO) {
-        memset(k, 0, 66), k[65] = 1;
+        memset(k, 0, L), k[L - 1] = 1;
     } else if (cls == 0) {
         uint64_t f[9];
         fixed_limbs(f, 9);
-        memcpy(k, f, 66);
+        memcpy(k, f, L);
     } else {
-        for (int i = 0; i < 9; i++) in[i] = rnd();
+        for (size_t i = 0; i < (L + 7) / 8; i++) in[i] = rnd();
     }
-    k[0] = 0; /* below 2^520 */
+    k[0] = 0; /* below 2^(8 L - 8) */
+}
+static void prep_ec384(target *t, uint64_t *in, int cls) {
+    (void)t;
+    prep_ec_big(in, cls, 48);
+}
+static void prep_ec521(target *t, uint64_t *in, int cls) {
+    (void)t;
+    prep_ec_big(in, cls, 66);
+}
+static void run_ecdh384(target *t, uint64_t *in) {
+    uint8_t sec[48];
+    (void)t;
+    (void)!tabai_ecdh(TABAI_CURVE_P384, sec, (const uint8_t *)in, ec_peer384, sizeof ec_peer384);
+    sink = sec[0];
 }
 static void run_ecdh521(target *t, uint64_t *in) {
     uint8_t sec[66];
@@ -507,6 +526,7 @@ static target targets[] = {
     TGT("cnd_select_n32", 32, 1, 65, setup_none, prep_select, run_select, 0, 0, 0),
     TGT("ec_mul_base_p256", 4, 2, 4, setup_ec, prep_ec, run_ec_mul_base, 0, 0, 0),
     TGT("ecdh_p256", 4, 3, 4, setup_ec, prep_ec, run_ecdh, 0, 0, 0),
+    TGT("ecdh_p384", 6, 2, 6, setup_ec384, prep_ec384, run_ecdh384, 0, 0, 0),
     TGT("ecdh_p521", 9, 2, 9, setup_ec521, prep_ec521, run_ecdh521, 0, 0, 0),
     TGT("x25519_base", 4, 2, 4, setup_ec, prep_ec, run_x25519, 0, 0, 0),
     OHTA_WITH("carry_save_2x2", TABAI_KERNEL_CARRY_SAVE_2X2),

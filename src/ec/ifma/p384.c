@@ -1,0 +1,63 @@
+/* P-384's point code at tier ifma (built with -mavx512f -mavx512vl -mavx512ifma): the
+ * instance of curve_impl.h over the radix-2^52 field of p384_r52.h (eight digits in two ymm
+ * vectors, plain residues reduced by p's shape), its points converted at the instance's
+ * entry and exit, the tables' entries as they are read; k G by the width-7 table and k P's
+ * table by the AVX2 scan, as the bmi2 instance's from tier avx2. */
+#include "../ec.h"
+/* gcc 12 sees jadd's z2z2 read uninitialized on its q_affine path, which never reads it
+ * (the vector loads of this field make it look) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include "p384_r52.h"
+
+#define EC_N 6
+#define EC_FE_N 8
+#define EC_ONE(x) ((void)(x), P384_R52_ONE)
+#define EC_AZERO 0
+#define EC_GLV 0
+#define EC_DBL_W 1      /* jdbl5_ct with Y held doubled (curve_impl.h) */
+#define EC_MADD_FUSED 1 /* the mixed addition by the fused operations (curve_impl.h) */
+#define EC_P P384_P6
+static const uint64_t P384_P6[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0xfffffffffffffffeu,
+                                    ~UINT64_C(0),        ~UINT64_C(0),        ~UINT64_C(0)};
+#define EC_FN(name) p384_ifma_##name
+#define FE_MUL(r, a, b) p384_r52_mul(r, a, b)
+#define FE_SQR(r, a) p384_r52_sqr(r, a)
+#define FE_ADD(r, a, b) p384_r52_add(r, a, b)
+#define FE_SUB(r, a, b) p384_r52_sub(r, a, b)
+#define FE_HALF(r, a) p384_r52_half(r, a)
+#define FE_MUL_SUB(r, a, b, c) p384_r52_mul_sub(r, a, b, c)
+#define FE_SQR_SUB2(r, a, b) p384_r52_sqr_sub2(r, a, b)
+#define FE_TRIPLE(r, a) p384_r52_triple(r, a)
+#define FE_SUB2X(r, a, b) p384_r52_sub2x(r, a, b)
+#define FE_IN(r, a) p384_r52_from_words(r, a)
+#define FE_OUT(r, a) p384_r52_to_words(r, a)
+#define FE_IS_ZERO(a) p384_r52_is_zero(a)
+#define EC_IMPL_NAME tabai_ec_impl_p384_ifma_masked /* k P read by masks (unused) */
+#define EC_IMPL7_AVX2_NAME tabai_ec_impl_p384_ifma  /* 7-bit k G and k P by the AVX2 scan */
+#include "../curve_impl.h"
+
+/* the field as calls (ec.h), for the tests and the bench */
+void tabai_ec_p384_r52_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    p384_r52_mul(r, a, b);
+}
+void tabai_ec_p384_r52_sqr(uint64_t *r, const uint64_t *a) { p384_r52_sqr(r, a); }
+void tabai_ec_p384_r52_add(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    p384_r52_add(r, a, b);
+}
+void tabai_ec_p384_r52_sub(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    p384_r52_sub(r, a, b);
+}
+void tabai_ec_p384_r52_mul_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               const uint64_t *c) {
+    p384_r52_mul_sub(r, a, b, c);
+}
+void tabai_ec_p384_r52_sqr_sub2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    p384_r52_sqr_sub2(r, a, b);
+}
+void tabai_ec_p384_r52_triple(uint64_t *r, const uint64_t *a) { p384_r52_triple(r, a); }
+void tabai_ec_p384_r52_sub2x(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    p384_r52_sub2x(r, a, b);
+}
+void tabai_ec_p384_r52_half(uint64_t *r, const uint64_t *a) { p384_r52_half(r, a); }
