@@ -110,7 +110,7 @@ typedef struct tabai_ec_ctx {
 } tabai_ec_ctx;
 
 /* The instances (one per curve and tier; the tiers above bmi2 use bmi2's, but for P-521
- * at ifma). */
+ * at ifma, and P-384's k P there through impl_mul). */
 extern const tabai_ec_impl tabai_ec_impl_p256_generic, tabai_ec_impl_p256_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_secp256k1_generic, tabai_ec_impl_secp256k1_bmi2;
 /* bmi2's with k G by the width-7 table scanned with AVX-512F (the tiers avx512 and ifma) */
@@ -120,7 +120,7 @@ extern const tabai_ec_impl tabai_ec_impl_p256_avx2, tabai_ec_impl_secp256k1_avx2
 extern const tabai_ec_impl tabai_ec_impl_p384_generic, tabai_ec_impl_p384_bmi2;
 extern const tabai_ec_impl tabai_ec_impl_p384_avx2; /* bmi2's, 7-bit k G, AVX2 scan */
 extern const tabai_ec_impl tabai_ec_impl_p384_ifma; /* ifma: radix 2^52 on ymm (its k P) */
-/* its field (ifma/p384_r52.h) as calls, for the tests and the bench (tier ifma only):
+/* its field (ifma/p384_r52.h) as calls, for the tests (tier ifma only):
  * elements of 8 words, normalized (digits 0..6 below 2^52, digit 7 below 2^51) */
 void tabai_ec_p384_r52_mul(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void tabai_ec_p384_r52_sqr(uint64_t *r, const uint64_t *a);
