@@ -126,6 +126,7 @@ void tabai_ec_p384_r52_mul(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void tabai_ec_p384_r52_sqr(uint64_t *r, const uint64_t *a);
 void tabai_ec_p384_r52_add(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void tabai_ec_p384_r52_sub(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void tabai_ec_p384_r52_sub_lazy(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void tabai_ec_p384_r52_mul_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                const uint64_t *c);
 void tabai_ec_p384_r52_sqr_sub2(uint64_t *r, const uint64_t *a, const uint64_t *b);

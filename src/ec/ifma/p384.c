@@ -26,6 +26,8 @@ static const uint64_t P384_P6[6] = {0x00000000ffffffffu, 0xffffffff00000000u, 0x
 #define FE_SQR(r, a) p384_r52_sqr(r, a)
 #define FE_ADD(r, a, b) p384_r52_add(r, a, b)
 #define FE_SUB(r, a, b) p384_r52_sub(r, a, b)
+#define FE_ADD_LAZY(r, a, b) p384_r52_add(r, a, b)
+#define FE_SUB_LAZY(r, a, b) p384_r52_sub_lazy(r, a, b)
 #define FE_HALF(r, a) p384_r52_half(r, a)
 #define FE_MUL_SUB(r, a, b, c) p384_r52_mul_sub(r, a, b, c)
 #define FE_SQR_SUB2(r, a, b) p384_r52_sqr_sub2(r, a, b)
@@ -48,6 +50,9 @@ void tabai_ec_p384_r52_add(uint64_t *r, const uint64_t *a, const uint64_t *b) {
 }
 void tabai_ec_p384_r52_sub(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     p384_r52_sub(r, a, b);
+}
+void tabai_ec_p384_r52_sub_lazy(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    p384_r52_sub_lazy(r, a, b);
 }
 void tabai_ec_p384_r52_mul_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                const uint64_t *c) {

@@ -78,20 +78,22 @@ TABAI_INLINE p384_r52_v p384_r52_vdsub(p384_r52_v x, const uint64_t *dc, const u
     return r;
 }
 
-/* The carry round, digits below 2^60 and not negative: digit 7's bits from 20 up (top,
- * weight 2^384, below 2^40) come back first as top c (vpmadd52 on c's three digits: digits
- * 0..3 grow by below 2^52 + 2^40), then digits 0..6's bits from 52 up go one digit higher.
- * Out: digits 0..6 below 2^52 + 2^8 (one carry each at most), digit 7 below 2^21. */
-TABAI_INLINE p384_r52_v p384_r52_round(p384_r52_v a) {
+/* The carry round, digits below 2^60 and not negative: with fold, digit 7's bits from 20 up
+ * (top, weight 2^384, below 2^40) come back first as top c (vpmadd52 on c's three digits:
+ * digits 0..3 grow by below 2^52 + 2^40), then digits 0..6's bits from 52 up go one digit
+ * higher; without, digit 7 keeps its bits (a lazy result, a product's factor only). Out:
+ * digits 0..6 below 2^52 + 2^8 (one carry each at most), digit 7 below 2^21 with fold. */
+TABAI_INLINE p384_r52_v p384_r52_round(p384_r52_v a, int fold) {
     const __m256i m = _mm256_set1_epi64x((long long)P384_R52_M), z = _mm256_setzero_si256();
-    const __m256i top = _mm256_permutex_epi64(_mm256_srli_epi64(a.v[1], 20), 0xff);
-    const p384_r52_v cc = p384_r52_load(P384_R52_C);
-    const __m256i lo = _mm256_madd52lo_epu64(z, top, cc.v[0]); /* c's digits 0..2 */
-    const __m256i hi = _mm256_madd52hi_epu64(z, top, cc.v[0]); /* one digit up */
-    const __m256i x0 =
-        _mm256_add_epi64(a.v[0], _mm256_add_epi64(lo, _mm256_alignr_epi64(hi, z, 3)));
-    const __m256i x1 = _mm256_and_si256(
-        a.v[1], _mm256_set_epi64x((1 << 20) - 1, -1, -1, -1)); /* digit 7: its low 20 bits */
+    __m256i x0 = a.v[0], x1 = a.v[1];
+    if (fold) {
+        const __m256i top = _mm256_permutex_epi64(_mm256_srli_epi64(a.v[1], 20), 0xff);
+        const p384_r52_v cc = p384_r52_load(P384_R52_C);
+        const __m256i lo = _mm256_madd52lo_epu64(z, top, cc.v[0]); /* c's digits 0..2 */
+        const __m256i hi = _mm256_madd52hi_epu64(z, top, cc.v[0]); /* one digit up */
+        x0 = _mm256_add_epi64(x0, _mm256_add_epi64(lo, _mm256_alignr_epi64(hi, z, 3)));
+        x1 = _mm256_and_si256(x1, _mm256_set_epi64x((1 << 20) - 1, -1, -1, -1)); /* low 20 bits */
+    }
     const __m256i c0 = _mm256_srli_epi64(x0, 52), c1 = _mm256_srli_epi64(x1, 52);
     const __m256i m1 =
         _mm256_set_epi64x(-1, (long long)P384_R52_M, (long long)P384_R52_M, (long long)P384_R52_M);
@@ -222,7 +224,7 @@ TABAI_INLINE p384_r52_v p384_r52_mul_raw(const uint64_t *a, const uint64_t *b) {
 
 /* r = a b mod p */
 TABAI_INLINE void p384_r52_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(p384_r52_mul_raw(a, b))));
+    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(p384_r52_mul_raw(a, b), 1)));
 }
 
 /* r = a^2 mod p */
@@ -232,13 +234,13 @@ TABAI_INLINE void p384_r52_sqr(uint64_t *r, const uint64_t *a) { p384_r52_mul(r,
 TABAI_INLINE void p384_r52_mul_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                    const uint64_t *c) {
     const p384_r52_v t = p384_r52_vdsub(p384_r52_mul_raw(a, b), P384_R52_D, c, 1);
-    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(t)));
+    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(t, 1)));
 }
 
 /* r = a^2 - 2 b mod p, the same way */
 TABAI_INLINE void p384_r52_sqr_sub2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     const p384_r52_v t = p384_r52_vdsub(p384_r52_mul_raw(a, a), P384_R52_D, b, 2);
-    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(t)));
+    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(t, 1)));
 }
 
 /* r = a + b mod p: digits 0..6 of the sum below 2^53, the lookahead alone; digit 7 the sum
@@ -248,23 +250,29 @@ TABAI_INLINE void p384_r52_add(uint64_t *r, const uint64_t *a, const uint64_t *b
     p384_r52_store(r, p384_r52_lookahead(p384_r52_vadd(p384_r52_load(a), p384_r52_load(b))));
 }
 
-/* r = 3 a mod p */
+/* r = 3 a mod p, digit 7 not folded (3 alpha: a product's factor only) */
 TABAI_INLINE void p384_r52_triple(uint64_t *r, const uint64_t *a) {
     const p384_r52_v x = p384_r52_load(a);
-    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(p384_r52_vadd(p384_r52_vadd(x, x), x))));
+    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(p384_r52_vadd(p384_r52_vadd(x, x), x), 0)));
 }
 
 /* r = a - b mod p: a + D - b (b's digit 7 below 2^33) */
 TABAI_INLINE void p384_r52_sub(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    p384_r52_store(
-        r, p384_r52_lookahead(p384_r52_round(p384_r52_vdsub(p384_r52_load(a), P384_R52_D, b, 1))));
+    p384_r52_store(r, p384_r52_lookahead(
+                          p384_r52_round(p384_r52_vdsub(p384_r52_load(a), P384_R52_D, b, 1), 1)));
 }
 
-/* r = 2 (a - b) mod p */
+/* the same with digit 7 not folded (below 2^36): for a product's factor only (FE_SUB_LAZY) */
+TABAI_INLINE void p384_r52_sub_lazy(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    p384_r52_store(r, p384_r52_lookahead(
+                          p384_r52_round(p384_r52_vdsub(p384_r52_load(a), P384_R52_D, b, 1), 0)));
+}
+
+/* r = 2 (a - b) mod p, digit 7 not folded (2 (fb - X3): a product's factor only) */
 TABAI_INLINE void p384_r52_sub2x(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     const p384_r52_v x = p384_r52_load(a);
-    p384_r52_store(r, p384_r52_lookahead(
-                          p384_r52_round(p384_r52_vdsub(p384_r52_vadd(x, x), P384_R52_D, b, 2))));
+    p384_r52_store(r, p384_r52_lookahead(p384_r52_round(
+                          p384_r52_vdsub(p384_r52_vadd(x, x), P384_R52_D, b, 2), 0)));
 }
 
 /* r = a / 2 mod p: a + p under a's low bit, its carries, then every digit shifted down a
