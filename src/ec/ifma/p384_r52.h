@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "../../internal.h"
+#include "r52_field.h"
 
 #define P384_R52_M ((UINT64_C(1) << 52) - 1)
 
@@ -169,33 +170,23 @@ TABAI_INLINE p384_r52_v p384_r52_reduce(__m256i c0, __m256i c1, __m256i c2, __m2
 }
 #undef P384_R52_TERMS
 
-/* one block of products: acc[q + m] = LOHI(acc[q + m], A[m], b) for the m < n with
- * q + m < 4 (compile-time constants) */
-#define P384_R52_BLOCK(fn, acc, A, n, q, b)                                                        \
-    do {                                                                                           \
-        const __m256i b_ = (b);                                                                    \
-        acc[(q)] = fn(acc[(q)], A[0], b_);                                                         \
-        acc[(q) + 1] = fn(acc[(q) + 1], A[1], b_);                                                 \
-        if ((n) > 2 && (q) + 2 < 4) acc[(q) + 2] = fn(acc[(q) + 2], A[2], b_);                     \
-    } while (0)
-
 /* a b mod p before its carries (digits 0..7 below 2^57, not negative), a and b normalized */
 TABAI_INLINE p384_r52_v p384_r52_mul_raw(const uint64_t *a, const uint64_t *b) {
     const __m256i z = _mm256_setzero_si256();
     const __m256i a0 = _mm256_loadu_si256((const __m256i *)a),
                   a1 = _mm256_loadu_si256((const __m256i *)(a + 4));
     __m256i e[6] = {z, z, z, z, z, z}, o[6] = {z, z, z, z, z, z}; /* even, odd i */
-    __m256i A[3];
+    __m256i A[4]; /* A[3] is zero: two vectors of a, shifted, fill three */
 /* a shifted up S digits (S = 1..3), in three vectors */
 #define P384_R52_SHIFT(S)                                                                          \
     A[0] = _mm256_alignr_epi64(a0, z, 4 - (S)), A[1] = _mm256_alignr_epi64(a1, a0, 4 - (S)),       \
     A[2] = _mm256_alignr_epi64(z, a1, 4 - (S))
 /* b_i's low halves at block q (i = s + 4 q), its high halves at block q1 (i + 1 = s + 4 q1) */
 #define P384_R52_LO(acc, i, q, n)                                                                  \
-    P384_R52_BLOCK(_mm256_madd52lo_epu64, acc, A, n, q, _mm256_set1_epi64x((long long)b[i]))
+    EC_R52_BLOCK(_mm256_madd52lo_epu64, acc, A, n, q, _mm256_set1_epi64x((long long)b[i]), 4)
 #define P384_R52_HI(acc, i, q, n)                                                                  \
-    P384_R52_BLOCK(_mm256_madd52hi_epu64, acc, A, n, q, _mm256_set1_epi64x((long long)b[i]))
-    A[0] = a0, A[1] = a1, A[2] = z; /* s = 0 */
+    EC_R52_BLOCK(_mm256_madd52hi_epu64, acc, A, n, q, _mm256_set1_epi64x((long long)b[i]), 4)
+    A[0] = a0, A[1] = a1, A[2] = A[3] = z; /* s = 0 */
     P384_R52_LO(e, 0, 0, 2);
     P384_R52_LO(e, 4, 1, 2);
     P384_R52_HI(o, 3, 1, 2);

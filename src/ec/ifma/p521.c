@@ -37,25 +37,4 @@
 #include "../curve_impl.h"
 
 /* the field as calls (ec.h), for the tests and the bench */
-void tabai_ec_p521_r52_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    p521_r52_mul(r, a, b);
-}
-void tabai_ec_p521_r52_sqr(uint64_t *r, const uint64_t *a) { p521_r52_sqr(r, a); }
-void tabai_ec_p521_r52_add(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    p521_r52_add(r, a, b);
-}
-void tabai_ec_p521_r52_sub(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    p521_r52_sub(r, a, b);
-}
-void tabai_ec_p521_r52_mul_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                               const uint64_t *c) {
-    p521_r52_mul_sub(r, a, b, c);
-}
-void tabai_ec_p521_r52_sqr_sub2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    p521_r52_sqr_sub2(r, a, b);
-}
-void tabai_ec_p521_r52_triple(uint64_t *r, const uint64_t *a) { p521_r52_triple(r, a); }
-void tabai_ec_p521_r52_sub2x(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    p521_r52_sub2x(r, a, b);
-}
-void tabai_ec_p521_r52_half(uint64_t *r, const uint64_t *a) { p521_r52_half(r, a); }
+EC_R52_CALLS(p521)

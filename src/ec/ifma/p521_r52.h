@@ -14,8 +14,8 @@
  * digit down, C_0 at digit 9 times 4). The columns are accumulated in place: a is shifted
  * by s = 0..3 digits once (valignq), so that b_i's products land on whole vectors of columns
  * (i = s + 4 q); two sets of accumulators (even and odd i) halve the chains of vpmadd52. No
- * serial chain of steps (a word-serial REDC shifts the whole window every digit, 3 cycles a
- * valignq). Then one carry round and a carry lookahead (the digits that generate a carry and
+ * serial chain of steps (a word-serial REDC shifts the whole window every digit, a valignq
+ * each). Then one carry round and a carry lookahead (the digits that generate a carry and
  * those equal to 2^52 - 1 that propagate one, as 11-bit masks added as integers) give
  * digits below 2^52 exactly, as vpmadd52 reads only their low 52 bits.
  * Bounds: a column is at most 22 terms below 2^52 (2^56.5); a digit before the carries
@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "../../internal.h"
+#include "r52_field.h"
 
 #define P521_R52_M ((UINT64_C(1) << 52) - 1)
 
@@ -138,17 +139,6 @@ TABAI_INLINE p521_r52_v p521_r52_fold(__m256i c0, __m256i c1, __m256i c2, __m256
     return t;
 }
 
-/* one block of products: acc[q + m] = LOHI(acc[q + m], A[m], b) for the m < n with
- * q + m < 6 (compile-time constants: the branches fold away) */
-#define P521_R52_BLOCK(fn, acc, A, n, q, b)                                                        \
-    do {                                                                                           \
-        const __m256i b_ = (b);                                                                    \
-        acc[(q)] = fn(acc[(q)], A[0], b_);                                                         \
-        acc[(q) + 1] = fn(acc[(q) + 1], A[1], b_);                                                 \
-        acc[(q) + 2] = fn(acc[(q) + 2], A[2], b_);                                                 \
-        if ((n) > 3 && (q) + 3 < 6) acc[(q) + 3] = fn(acc[(q) + 3], A[3], b_);                     \
-    } while (0)
-
 /* a b 2^-572 mod p before its carries (digits below 2^58.2, digit 10 zero), for a and b
  * normalized (digit 10 below 2^26) */
 TABAI_INLINE p521_r52_v p521_r52_mul_raw(const uint64_t *a, const uint64_t *b) {
@@ -165,9 +155,9 @@ TABAI_INLINE p521_r52_v p521_r52_mul_raw(const uint64_t *a, const uint64_t *b) {
 /* b_i's low halves at column block q (i = s + 4 q) and its high halves at block q1
  * (i + 1 = s + 4 q1), both by the current shift s, whose A has n vectors */
 #define P521_R52_LO(acc, i, q, n)                                                                  \
-    P521_R52_BLOCK(_mm256_madd52lo_epu64, acc, A, n, q, _mm256_set1_epi64x((long long)b[i]))
+    EC_R52_BLOCK(_mm256_madd52lo_epu64, acc, A, n, q, _mm256_set1_epi64x((long long)b[i]), 6)
 #define P521_R52_HI(acc, i, q, n)                                                                  \
-    P521_R52_BLOCK(_mm256_madd52hi_epu64, acc, A, n, q, _mm256_set1_epi64x((long long)b[i]))
+    EC_R52_BLOCK(_mm256_madd52hi_epu64, acc, A, n, q, _mm256_set1_epi64x((long long)b[i]), 6)
     A[0] = a0, A[1] = a1, A[2] = a2, A[3] = z; /* s = 0 */
     P521_R52_LO(e, 0, 0, 3);
     P521_R52_LO(e, 4, 1, 3);
